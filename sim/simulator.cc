@@ -1,0 +1,104 @@
+#include "sim/simulator.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include "sim/check.h"
+
+namespace xoff::sim {
+namespace {
+thread_local const Simulator* t_current = nullptr;
+
+struct CurrentGuard {
+  const Simulator* prev;
+  explicit CurrentGuard(const Simulator* s) : prev(t_current) { t_current = s; }
+  ~CurrentGuard() { t_current = prev; }
+};
+
+constexpr uint64_t mix(uint64_t h, uint64_t v) {
+  // FNV-1a over the 8 bytes of v, then a multiply-xorshift to spread them.
+  for (int i = 0; i < 8; ++i) {
+    h ^= (v >> (8 * i)) & 0xff;
+    h *= 0x100000001b3ULL;
+  }
+  return h;
+}
+}  // namespace
+
+void check_failed(const char* file, int line, const char* cond, std::string_view msg) {
+  const Simulator* s = t_current;
+  std::fprintf(stderr, "%s:%d: invariant broken: %s: %.*s (sim time %lld ps)\n", file, line, cond,
+               static_cast<int>(msg.size()), msg.data(),
+               s ? static_cast<long long>(s->now().count_ps()) : -1LL);
+  std::abort();
+}
+
+const Simulator* Simulator::current() { return t_current; }
+
+void Simulator::schedule_at(Time t, EventHandler& handler, uint64_t tag) {
+  XOFF_CHECK(t >= now_, "event scheduled in the past: at " + std::to_string(t.count_ps()) +
+                            " ps, now " + std::to_string(now_.count_ps()) + " ps");
+  if (handler.handler_id_ == 0) handler.handler_id_ = next_handler_id_++;
+  push(Entry{t, next_seq_++, &handler, tag});
+}
+
+void Simulator::push(const Entry& e) {
+  heap_.push_back(e);
+  size_t i = heap_.size() - 1;
+  while (i > 0) {
+    const size_t parent = (i - 1) / 4;
+    if (!e.before(heap_[parent])) break;
+    heap_[i] = heap_[parent];
+    i = parent;
+  }
+  heap_[i] = e;
+}
+
+Simulator::Entry Simulator::pop() {
+  const Entry top = heap_.front();
+  const Entry last = heap_.back();
+  heap_.pop_back();
+  const size_t n = heap_.size();
+  if (n == 0) return top;
+  size_t i = 0;
+  for (;;) {
+    const size_t first = 4 * i + 1;
+    if (first >= n) break;
+    size_t best = first;
+    const size_t end = first + 4 < n ? first + 4 : n;
+    for (size_t c = first + 1; c < end; ++c) {
+      if (heap_[c].before(heap_[best])) best = c;
+    }
+    if (!heap_[best].before(last)) break;
+    heap_[i] = heap_[best];
+    i = best;
+  }
+  heap_[i] = last;
+  return top;
+}
+
+void Simulator::fold(const Entry& e) {
+  uint64_t h = mix(fingerprint_, static_cast<uint64_t>(e.time.count_ps()));
+  h = mix(h, e.handler->handler_id_);
+  fingerprint_ = mix(h, e.tag);
+}
+
+uint64_t Simulator::run_until(Time until) {
+  CurrentGuard guard(this);
+  stopped_ = false;
+  const uint64_t start = events_;
+  while (!heap_.empty() && !stopped_ && heap_.front().time <= until) {
+    const Entry e = pop();
+    now_ = e.time;
+    ++events_;
+    fold(e);
+    e.handler->handle_event(e.tag);
+  }
+  if (!stopped_ && until > now_ && until != Time::max()) now_ = until;
+  return events_ - start;
+}
+
+uint64_t Simulator::run() { return run_until(Time::max()); }
+
+}  // namespace xoff::sim

@@ -1,0 +1,95 @@
+#pragma once
+// The event core: one clock, one queue of pending events, one loop.
+//
+// Events are small POD entries (time, sequence, handler, tag) in a 4-ary heap,
+// ordered by (time, sequence): equal times run in the order they were scheduled,
+// so a run is a pure function of its inputs. Nothing is allocated per event and
+// there is no std::function: a component derives from EventHandler and is told
+// the 64-bit tag it scheduled with. Cancellation is by the handler ignoring stale
+// tags (see Timer), never by scanning the queue.
+//
+// Every executed event folds (time, handler id, tag) into a 64-bit fingerprint
+// (OMNeT++): two runs that did the same things in the same order have the same
+// fingerprint. Handler ids are given out in first-schedule order, so they do not
+// depend on memory addresses.
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "sim/units.h"
+
+namespace xoff::sim {
+
+class Simulator;
+
+class EventHandler {
+ public:
+  EventHandler() = default;
+  EventHandler(const EventHandler&) = delete;
+  EventHandler& operator=(const EventHandler&) = delete;
+  virtual void handle_event(uint64_t tag) = 0;
+
+ protected:
+  ~EventHandler() = default;
+
+ private:
+  friend class Simulator;
+  uint32_t handler_id_ = 0;  // 0 = not yet given one
+};
+
+class Simulator {
+ public:
+  Simulator() = default;
+  Simulator(const Simulator&) = delete;
+  Simulator& operator=(const Simulator&) = delete;
+
+  Time now() const { return now_; }
+
+  // Schedules handler.handle_event(tag) at `t`. `t` before now() is a bug.
+  void schedule_at(Time t, EventHandler& handler, uint64_t tag = 0);
+  void schedule_in(Duration d, EventHandler& handler, uint64_t tag = 0) {
+    schedule_at(now_ + d, handler, tag);
+  }
+
+  // Runs events with time <= `until`, then sets the clock to `until` (unless
+  // stopped early). Returns the number of events run by this call.
+  uint64_t run_until(Time until);
+  // Runs until the queue is empty or stop() is called.
+  uint64_t run();
+  // Makes the running loop return after the current event.
+  void stop() { stopped_ = true; }
+  bool stopped() const { return stopped_; }
+
+  uint64_t events_executed() const { return events_; }
+  uint64_t fingerprint() const { return fingerprint_; }
+  size_t pending() const { return heap_.size(); }
+  // Time of the next pending event, or Time::max() when idle.
+  Time next_event_time() const { return heap_.empty() ? Time::max() : heap_.front().time; }
+
+  // The simulator whose loop is running on this thread (for check messages).
+  static const Simulator* current();
+
+ private:
+  struct Entry {
+    Time time;
+    uint64_t seq;
+    EventHandler* handler;
+    uint64_t tag;
+    bool before(const Entry& o) const {
+      return time < o.time || (time == o.time && seq < o.seq);
+    }
+  };
+  void push(const Entry& e);
+  Entry pop();
+  void fold(const Entry& e);
+
+  std::vector<Entry> heap_;  // 4-ary min-heap on (time, seq)
+  Time now_ = Time::zero();
+  uint64_t next_seq_ = 0;
+  uint64_t events_ = 0;
+  uint64_t fingerprint_ = 0xcbf29ce484222325ULL;
+  uint32_t next_handler_id_ = 1;
+  bool stopped_ = false;
+};
+
+}  // namespace xoff::sim
