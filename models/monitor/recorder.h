@@ -1,0 +1,131 @@
+#pragma once
+// The narrow interface through which models report results. models/ knows
+// nothing about files: analysis/ implements Recorder (HDF5), tests implement
+// it in memory. Every record is a plain struct with units in the field names
+// where the type cannot carry them.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "sim/units.h"
+
+namespace xoff::models {
+
+// A flow (RoCE message or TCP transfer) that finished: FCT and slowdown.
+struct FlowRecord {
+  uint32_t flow_id = 0;
+  std::string name;          // scenario-given name or "f<id>"
+  std::string protocol;      // "roce" | "tcp"
+  uint32_t src_host = 0;     // host ordinal (0..H-1)
+  uint32_t dst_host = 0;
+  uint8_t traffic_class = 0;
+  int64_t size_bytes = 0;
+  sim::Time start;
+  sim::Time finish;
+  sim::Duration ideal_fct;   // size at the bottleneck line rate + base RTT/2
+  int64_t retransmitted_bytes = 0;
+  double slowdown() const {
+    return ideal_fct.count_ps() > 0
+               ? static_cast<double>((finish - start).count_ps()) / static_cast<double>(ideal_fct.count_ps())
+               : 0.0;
+  }
+};
+
+// A PFC frame sent or received at a port. quanta == 0 is XON.
+struct PfcEventRecord {
+  sim::Time time;
+  std::string node;
+  uint16_t port = 0;
+  uint8_t traffic_class = 0;
+  bool sent = true;          // true: this port sent it upstream; false: received
+  uint16_t quanta = 0;
+};
+
+// A PFC watchdog transition on an egress queue.
+struct WatchdogEventRecord {
+  sim::Time time;
+  std::string node;
+  uint16_t port = 0;
+  uint8_t traffic_class = 0;
+  std::string state;   // "stormed" | "restored"
+  std::string action;  // "drop" | "forward" | "alert"
+};
+
+struct DeadlockMember {
+  std::string node;
+  uint16_t port = 0;
+  uint8_t traffic_class = 0;
+  int64_t queued_bytes = 0;
+};
+
+// A cycle of paused queues that made no progress for the detection window.
+struct DeadlockRecord {
+  sim::Time formed;    // when the last member of the cycle became paused
+  sim::Time detected;  // formed + window (or later, at a detector poll)
+  std::vector<DeadlockMember> members;  // in cycle order
+  int64_t stuck_bytes = 0;
+};
+
+// A collective (AllReduce) that finished, with one entry per step.
+struct CollectiveRecord {
+  std::string name;
+  std::string algorithm;  // "ring" | "halving_doubling"
+  uint32_t ranks = 0;
+  int64_t size_bytes = 0;
+  sim::Time start;
+  sim::Time finish;
+  sim::Duration ideal;    // 2(N-1)/N * S / B
+  std::vector<sim::Duration> step_times;
+};
+
+// One point of a sampled time series; `series` names it, e.g.
+// "queue_bytes/leaf0/p3/tc3", "tx_gbps/host2", "paused/spine1/p0/tc3".
+struct SamplePoint {
+  uint32_t series = 0;  // index returned by Recorder::declare_series
+  sim::Time time;
+  double value = 0;
+};
+
+// End-of-run counters for one egress queue (port, traffic class).
+struct QueueCounters {
+  std::string node;
+  uint16_t port = 0;
+  uint8_t traffic_class = 0;
+  int64_t tx_packets = 0;
+  int64_t tx_bytes = 0;
+  int64_t ecn_marked = 0;
+  int64_t dropped_packets = 0;  // all reasons, this queue
+  int64_t peak_bytes = 0;
+  int64_t pause_sent = 0;       // XOFF frames sent from this port for this class
+  int64_t pause_received = 0;
+  sim::Duration paused_time;    // total time this queue was paused
+};
+
+// End-of-run drop counts by reason for a node.
+struct DropCounters {
+  std::string node;
+  std::string reason;  // "lossless_violation" | "lossy_egress" | "lossy_ingress" | "link_down" | "watchdog" | "no_route" | "ttl"
+  int64_t packets = 0;
+  int64_t bytes = 0;
+};
+
+class Recorder {
+ public:
+  virtual ~Recorder() = default;
+  virtual void flow_finished(const FlowRecord&) {}
+  virtual void pfc_event(const PfcEventRecord&) {}
+  virtual void watchdog_event(const WatchdogEventRecord&) {}
+  virtual void deadlock(const DeadlockRecord&) {}
+  virtual void collective_finished(const CollectiveRecord&) {}
+  // Returns the index used in SamplePoint::series. unit: "bytes", "Gbps", "bool".
+  virtual uint32_t declare_series(const std::string& name, const std::string& unit) {
+    (void)name;
+    (void)unit;
+    return 0;
+  }
+  virtual void sample(const SamplePoint&) {}
+  virtual void queue_counters(const QueueCounters&) {}
+  virtual void drop_counters(const DropCounters&) {}
+};
+
+}  // namespace xoff::models
