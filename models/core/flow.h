@@ -1,0 +1,42 @@
+#pragma once
+// A flow: one message (RoCE) or transfer (TCP) from a source host to a
+// destination host. Endpoint transports start flows and report completion to
+// a FlowListener (the traffic layer), which records FCTs and starts flows
+// that wait on others (collective steps, incast waves).
+#include <cstdint>
+#include <string>
+
+#include "models/core/packet.h"
+#include "sim/units.h"
+
+namespace xoff::models {
+
+struct FlowSpec {
+  uint32_t id = 0;           // unique per run, dense from 0
+  std::string name;          // for results; "f<id>" when not given
+  Protocol protocol = Protocol::kRoce;
+  uint32_t src = 0;          // host ordinal
+  uint32_t dst = 0;          // host ordinal
+  sim::Bytes size;           // payload bytes of the message / transfer
+  uint8_t dscp = 0;          // marked on every packet; switches classify on it
+  uint8_t pcp = 0;           // 802.1p priority (for PCP-trusting switches)
+  uint8_t tc = 0;            // host egress class (NIC queue)
+  sim::Time start;           // when it may start (the traffic layer starts it)
+};
+
+class FlowListener {
+ public:
+  virtual ~FlowListener() = default;
+  // The sender learned that every byte was delivered (last ACK).
+  virtual void flow_finished(uint32_t flow_id, sim::Time finish, int64_t retransmitted_bytes) = 0;
+};
+
+// Implemented by each transport that can carry flows (RoCE NIC, TCP stack).
+class FlowEndpoint {
+ public:
+  virtual ~FlowEndpoint() = default;
+  // Starts sending `spec` now (spec.src is this host).
+  virtual void start_flow(const FlowSpec& spec) = 0;
+};
+
+}  // namespace xoff::models

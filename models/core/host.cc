@@ -1,0 +1,61 @@
+#include "models/core/host.h"
+
+#include "sim/check.h"
+
+namespace xoff::models {
+
+Host::Host(Network& net, NodeId id, std::string name, uint32_t ordinal)
+    : Node(id, std::move(name)), net_(net), ordinal_(ordinal) {}
+
+bool Host::has_room(int tc) const {
+  const EgressPort& p = port(PortIndex(0));
+  return p.link_up() && !p.paused(tc) && p.queued_bytes(tc) < staging_limit_.count();
+}
+
+void Host::send(Packet& p) {
+  p.src = ordinal_;
+  nic_port().enqueue(p);
+}
+
+void Host::send_pause(uint8_t enable, uint16_t quanta) {
+  Packet& f = net_.make_packet(kPauseFrameBytes);
+  f.kind = PacketKind::kPause;
+  f.src = ordinal_;
+  f.pause_enable = enable;
+  for (int tc = 0; tc < kNumClasses; ++tc) {
+    if ((enable >> tc) & 1) {
+      f.pause_quanta[tc] = quanta;
+      if (quanta > 0) ++nic_port().counters().pause_sent[tc];
+    }
+  }
+  nic_port().enqueue_control(f);
+}
+
+void Host::receive(Packet& p, PortIndex ingress) {
+  if (p.kind == PacketKind::kPause) {
+    ++pauses_received_;
+    port(ingress).receive_pause(p);
+    net_.consume(p);
+    return;
+  }
+  Transport* t = transports_[static_cast<int>(p.protocol)];
+  XOFF_CHECK(t != nullptr, "host " + name() + " has no transport for a received packet");
+  XOFF_CHECK(p.dst == ordinal_, "host " + name() + " received a packet for another host");
+  t->receive(p);
+}
+
+void Host::on_dequeue(PortIndex, Packet&) { notify_room(); }
+void Host::on_port_idle(PortIndex) { notify_room(); }
+
+// Re-entrancy guard: a transport's send() can start a transmission, whose
+// dequeue would call back here while we are still iterating.
+void Host::notify_room() {
+  if (notifying_) return;
+  notifying_ = true;
+  for (Transport* t : transports_) {
+    if (t != nullptr) t->on_room();
+  }
+  notifying_ = false;
+}
+
+}  // namespace xoff::models

@@ -1,0 +1,64 @@
+#pragma once
+// A host: one NIC port, and the endpoint transports (RoCE NIC, TCP stack) that
+// share it. The port's class queues are kept shallow (a staging limit per
+// class) so that transports decide what goes next, as a NIC's scheduler does,
+// while the port's SP/DWRR scheduler and PFC pause state arbitrate classes.
+//
+// A received PAUSE pauses the host's own egress classes (host PFC). Hosts can
+// also *send* PFC (a slow receiver or a faulty NIC stuck in XOFF): send_pause().
+#include <array>
+#include <cstdint>
+#include <string>
+
+#include "models/core/network.h"
+#include "models/core/node.h"
+
+namespace xoff::models {
+
+class Host;
+
+// An endpoint protocol on a host. Receives the packets of its protocol and is
+// told when the host port has room to take more.
+class Transport {
+ public:
+  virtual ~Transport() = default;
+  // `p` is addressed to this host and protocol; the transport now owns it and
+  // must consume() or drop() it.
+  virtual void receive(Packet& p) = 0;
+  // The port may accept more packets (some class has room): push with Host::send.
+  virtual void on_room() = 0;
+};
+
+class Host final : public Node {
+ public:
+  Host(Network& net, NodeId id, std::string name, uint32_t ordinal);
+
+  void attach(Protocol proto, Transport& t) { transports_[static_cast<int>(proto)] = &t; }
+  uint32_t ordinal() const { return ordinal_; }
+  Network& network() { return net_; }
+  EgressPort& nic_port() { return port(PortIndex(0)); }
+
+  // True when class `tc` holds fewer bytes than the staging limit and is not paused.
+  bool has_room(int tc) const;
+  void send(Packet& p);
+  // Sends a PFC frame for the classes in `enable` with `quanta` (0 = XON).
+  void send_pause(uint8_t enable, uint16_t quanta);
+  void set_staging_limit(sim::Bytes b) { staging_limit_ = b; }
+  int64_t pauses_received() const { return pauses_received_; }
+
+  void receive(Packet& p, PortIndex ingress) override;
+  void on_dequeue(PortIndex port, Packet& p) override;
+  void on_port_idle(PortIndex port) override;
+
+ private:
+  void notify_room();
+
+  Network& net_;
+  uint32_t ordinal_;
+  std::array<Transport*, kMaxProtocols> transports_{};
+  sim::Bytes staging_limit_{2 * 9216};
+  int64_t pauses_received_ = 0;
+  bool notifying_ = false;
+};
+
+}  // namespace xoff::models

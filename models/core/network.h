@@ -1,0 +1,101 @@
+#pragma once
+// The network: owns nodes, ports and the packet pool, keeps the packet ledger.
+//
+// Ledger invariant, checked on demand and at the end of every run:
+//   created = consumed + dropped + live (in queues, in flight, at endpoints)
+// in packets and in bytes. `live` is the pool's count of packets not yet
+// released, so a leaked or double-freed packet breaks the equation.
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "models/core/drop.h"
+#include "models/core/node.h"
+#include "models/monitor/recorder.h"
+#include "sim/pool.h"
+#include "sim/simulator.h"
+
+namespace xoff::models {
+
+struct Ledger {
+  int64_t created_packets = 0;
+  int64_t created_bytes = 0;
+  int64_t consumed_packets = 0;
+  int64_t consumed_bytes = 0;
+  std::array<int64_t, static_cast<size_t>(DropReason::kCount)> dropped_packets{};
+  std::array<int64_t, static_cast<size_t>(DropReason::kCount)> dropped_bytes{};
+  int64_t total_dropped_packets() const;
+  int64_t total_dropped_bytes() const;
+};
+
+class Host;
+
+class Network {
+ public:
+  explicit Network(sim::Simulator& sim, Recorder* recorder = nullptr);
+  Network(const Network&) = delete;
+  Network& operator=(const Network&) = delete;
+
+  sim::Simulator& sim() { return sim_; }
+  Recorder& recorder() { return *recorder_; }
+
+  template <class T, class... Args>
+  T& add_node(Args&&... args) {
+    auto node = std::make_unique<T>(*this, NodeId(static_cast<uint32_t>(nodes_.size())),
+                                    std::forward<Args>(args)...);
+    T& ref = *node;
+    nodes_.push_back(std::move(node));
+    return ref;
+  }
+  // Full-duplex link: adds the next port on a and on b. Returns the link index.
+  uint32_t connect(Node& a, Node& b, sim::BitsPerSecond rate, sim::Duration delay);
+  // Fails or restores both directions of link `link` (a fault).
+  void set_link_up(uint32_t link, bool up);
+
+  Node& node(NodeId id) { return *nodes_[id.value()]; }
+  // Hosts by ordinal (0..H-1), the address used in Packet::src/dst.
+  void register_host(Host& h);
+  Host& host(uint32_t ordinal) { return *hosts_[ordinal]; }
+  size_t num_hosts() const { return hosts_.size(); }
+  size_t num_nodes() const { return nodes_.size(); }
+  struct LinkEnds {
+    NodeId a;
+    PortIndex a_port;
+    NodeId b;
+    PortIndex b_port;
+  };
+  const std::vector<LinkEnds>& links() const { return links_; }
+
+  // Packet lifecycle: every packet is made here and ends in consume() or drop().
+  Packet& make_packet(sim::Bytes size);
+  void consume(Packet& p);
+  void drop(Packet& p, DropReason why, const Node& where);
+  const Ledger& ledger() const { return ledger_; }
+  // Drop counts per (node, reason).
+  int64_t drops_at(NodeId n, DropReason r) const;
+  size_t live_packets() const { return pool_.live(); }
+  // Aborts with a message if the ledger does not balance.
+  void check_conservation() const;
+  // Counters of every port and node to the recorder (end of run).
+  void report_counters();
+
+ private:
+  sim::Simulator& sim_;
+  Recorder null_recorder_;
+  Recorder* recorder_;
+  sim::Pool<Packet> pool_;
+  std::vector<std::unique_ptr<Node>> nodes_;
+  std::vector<LinkEnds> links_;
+  Ledger ledger_;
+  struct NodeDrops {
+    std::array<int64_t, static_cast<size_t>(DropReason::kCount)> packets{};
+    std::array<int64_t, static_cast<size_t>(DropReason::kCount)> bytes{};
+  };
+  std::vector<NodeDrops> node_drops_;
+  std::vector<Host*> hosts_;
+  uint64_t next_packet_id_ = 1;
+};
+
+}  // namespace xoff::models

@@ -1,0 +1,53 @@
+#pragma once
+// A network node (switch or host): receives packets at the last bit on an
+// ingress port, and owns its egress ports. Wired once at build time.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "models/core/ids.h"
+#include "models/core/packet.h"
+#include "models/core/port.h"
+
+namespace xoff::models {
+
+class Node {
+ public:
+  Node(NodeId id, std::string name) : id_(id), name_(std::move(name)) {}
+  Node(const Node&) = delete;
+  Node& operator=(const Node&) = delete;
+  virtual ~Node() = default;
+
+  // The last bit of `p` arrived on port `ingress`; the node now owns `p`.
+  virtual void receive(Packet& p, PortIndex ingress) = 0;
+  // `p` left the class queue of `port` and started transmission (buffer release,
+  // dequeue-time ECN marking, endpoint refill). Default: nothing.
+  virtual void on_dequeue(PortIndex port, Packet& p) {
+    (void)port;
+    (void)p;
+  }
+  // Port `port` has finished a transmission and may accept more (hosts refill).
+  virtual void on_port_idle(PortIndex port) { (void)port; }
+
+  NodeId id() const { return id_; }
+  const std::string& name() const { return name_; }
+  size_t num_ports() const { return ports_.size(); }
+  EgressPort& port(PortIndex i) { return *ports_[i.value()]; }
+  const EgressPort& port(PortIndex i) const { return *ports_[i.value()]; }
+  // Called by Network::connect; ports are numbered in the order added.
+  EgressPort& add_port(std::unique_ptr<EgressPort> p) {
+    ports_.push_back(std::move(p));
+    on_port_added(*ports_.back());
+    return *ports_.back();
+  }
+
+ protected:
+  virtual void on_port_added(EgressPort& p) { (void)p; }
+
+ private:
+  NodeId id_;
+  std::string name_;
+  std::vector<std::unique_ptr<EgressPort>> ports_;
+};
+
+}  // namespace xoff::models

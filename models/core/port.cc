@@ -1,0 +1,264 @@
+#include "models/core/port.h"
+
+#include "models/core/network.h"
+#include "models/core/node.h"
+#include <algorithm>
+
+#include "sim/check.h"
+
+namespace xoff::models {
+
+EgressPort::EgressPort(Network& net, Node& owner, PortIndex index, sim::BitsPerSecond rate,
+                       sim::Duration delay, Node& peer, PortIndex peer_port)
+    : net_(net),
+      sim_(net.sim()),
+      owner_(owner),
+      index_(index),
+      rate_(rate),
+      delay_(delay),
+      peer_(peer),
+      peer_port_(peer_port),
+      resume_timer_(net.sim(), *this, kResume),
+      pause_timer_(net.sim(), *this, kApplyPause),
+      arrive_timer_(net.sim(), *this, kArrive) {
+  XOFF_CHECK(rate.count() > 0, "port rate must be positive");
+}
+
+void EgressPort::set_scheduler(const SchedulerConfig& c) { sched_ = c; }
+
+int64_t EgressPort::total_queued_bytes() const {
+  int64_t sum = 0;
+  for (int64_t b : bytes_) sum += b;
+  return sum;
+}
+
+void EgressPort::enqueue(Packet& p) {
+  if (!up_) {
+    net_.drop(p, DropReason::kLinkDown, owner_);
+    ++counters_.dropped[p.tc];
+    return;
+  }
+  p.enqueued = sim_.now();
+  q_[p.tc].push_back(&p);
+  bytes_[p.tc] += p.size.count();
+  if (bytes_[p.tc] > counters_.peak_bytes[p.tc]) counters_.peak_bytes[p.tc] = bytes_[p.tc];
+  if (!busy_) try_send();
+}
+
+void EgressPort::enqueue_control(Packet& p) {
+  if (!up_) {
+    net_.drop(p, DropReason::kLinkDown, owner_);
+    return;
+  }
+  p.enqueued = sim_.now();
+  control_.push_back(&p);
+  if (!busy_) try_send();
+}
+
+void EgressPort::try_send() {
+  if (busy_ || !up_) return;
+  Packet* p = pick();
+  if (p == nullptr) return;
+  start_tx(*p);
+}
+
+Packet* EgressPort::pick() {
+  if (!control_.empty()) return control_.pop_front();
+  for (int tc = kNumClasses - 1; tc >= 0; --tc) {
+    if (sched_.strict[tc] && !q_[tc].empty() && !paused(tc)) return q_[tc].pop_front();
+  }
+  const int tc = pick_dwrr();
+  return tc < 0 ? nullptr : q_[tc].pop_front();
+}
+
+// Deficit round robin over the eligible non-strict classes. A class keeps the
+// turn while its deficit covers its head packet; an empty or paused class loses
+// its turn (and an empty one its deficit, as in DRR).
+int EgressPort::pick_dwrr() {
+  bool any = false;
+  for (int tc = 0; tc < kNumClasses; ++tc) {
+    if (!sched_.strict[tc] && !q_[tc].empty() && !paused(tc)) any = true;
+  }
+  if (!any) return -1;
+  for (;;) {
+    const int tc = dwrr_next_;
+    const bool eligible = !sched_.strict[tc] && !q_[tc].empty() && !paused(tc);
+    if (eligible) {
+      if (dwrr_fresh_) {
+        deficit_[tc] += static_cast<int64_t>(sched_.weight[tc]) * sched_.quantum_unit.count();
+        dwrr_fresh_ = false;
+      }
+      const int64_t head = q_[tc].front()->size.count();
+      if (deficit_[tc] >= head) {
+        deficit_[tc] -= head;
+        return tc;
+      }
+    } else if (q_[tc].empty()) {
+      deficit_[tc] = 0;
+    }
+    dwrr_next_ = (dwrr_next_ + 1) % kNumClasses;
+    dwrr_fresh_ = true;
+  }
+}
+
+void EgressPort::start_tx(Packet& p) {
+  busy_ = true;
+  tx_ = &p;
+  if (p.kind == PacketKind::kPause || p.kind == PacketKind::kCnp) {
+    ++counters_.control_packets;
+  } else {
+    bytes_[p.tc] -= p.size.count();
+    XOFF_CHECK(bytes_[p.tc] >= 0, "negative queue bytes");
+    ++counters_.tx_packets[p.tc];
+    counters_.tx_bytes[p.tc] += p.size.count();
+    last_dequeue_[p.tc] = sim_.now();
+    owner_.on_dequeue(index_, p);
+  }
+  sim_.schedule_in(sim::tx_time(p.size, rate_), *this, kTxDone);
+}
+
+void EgressPort::on_tx_done() {
+  Packet* p = tx_;
+  tx_ = nullptr;
+  busy_ = false;
+  if (p != nullptr) {  // null when the link failed mid-frame
+    if (!arrive_timer_.armed()) arrive_timer_.arm_in(delay_);
+    flight_.push_back(InFlight{sim_.now() + delay_, p});
+  }
+  try_send();
+  if (!busy_) owner_.on_port_idle(index_);
+}
+
+void EgressPort::on_arrive() {
+  // Several arrivals can share one instant; deliver all due now, in order.
+  while (!flight_.empty() && flight_.front().arrival <= sim_.now()) {
+    Packet* p = flight_.pop_front().pkt;
+    peer_.receive(*p, peer_port_);
+  }
+  if (!flight_.empty()) arrive_timer_.arm_at(flight_.front().arrival);
+}
+
+void EgressPort::receive_pause(const Packet& pause) {
+  PendingPause pp{sim_.now() + response_delay_, pause.pause_enable, pause.pause_quanta};
+  for (int tc = 0; tc < kNumClasses; ++tc) {
+    if ((pp.enable >> tc) & 1) {
+      last_pause_rx_[tc] = sim_.now();
+      if (pp.quanta[tc] > 0) ++counters_.pause_received[tc];
+    }
+  }
+  if (response_delay_ == sim::Duration::zero()) {
+    apply_pause(pp);
+    return;
+  }
+  pending_pauses_.push_back(pp);
+  if (!pause_timer_.armed()) pause_timer_.arm_at(pp.apply_at);
+}
+
+// One pause quantum is 512 bit times at this port's speed (802.1Qbb 36.1.3.1).
+// A refresh while paused extends the expiry; XON ends the pause at once.
+void EgressPort::apply_pause(const PendingPause& pp) {
+  const sim::Duration quantum = sim::tx_time(sim::Bytes(64), rate_);  // 512 bits
+  for (int tc = 0; tc < kNumClasses; ++tc) {
+    if (!((pp.enable >> tc) & 1)) continue;
+    if (pause_open_[tc] && paused_until_[tc] <= sim_.now()) close_pause_interval(tc, paused_until_[tc]);
+    paused_until_[tc] = sim_.now() + quantum * pp.quanta[tc];
+    if (pp.quanta[tc] == 0) {
+      if (pause_open_[tc]) close_pause_interval(tc, sim_.now());
+    } else if (!pause_open_[tc]) {
+      pause_open_[tc] = true;
+      pause_started_[tc] = sim_.now();
+    }
+  }
+  arm_resume();
+  if (!busy_) try_send();
+}
+
+void EgressPort::close_pause_interval(int tc, sim::Time end) {
+  counters_.paused_time[tc] += end - pause_started_[tc];
+  pause_open_[tc] = false;
+}
+
+void EgressPort::arm_resume() {
+  sim::Time next = sim::Time::max();
+  for (int tc = 0; tc < kNumClasses; ++tc) {
+    if (paused_until_[tc] > sim_.now() && paused_until_[tc] < next) next = paused_until_[tc];
+  }
+  if (next == sim::Time::max()) {
+    resume_timer_.cancel();
+  } else if (!resume_timer_.armed() || resume_timer_.expiry() != next) {
+    resume_timer_.arm_at(next);
+  }
+}
+
+void EgressPort::handle_event(uint64_t tag) {
+  switch (tag) {
+    case kTxDone: on_tx_done(); break;
+    case kArrive: on_arrive(); break;
+    case kApplyPause:
+      while (!pending_pauses_.empty() && pending_pauses_.front().apply_at <= sim_.now()) {
+        apply_pause(pending_pauses_.pop_front());
+      }
+      if (!pending_pauses_.empty()) pause_timer_.arm_at(pending_pauses_.front().apply_at);
+      break;
+    case kResume:
+      for (int tc = 0; tc < kNumClasses; ++tc) {
+        if (pause_open_[tc] && paused_until_[tc] <= sim_.now()) close_pause_interval(tc, paused_until_[tc]);
+      }
+      arm_resume();
+      if (!busy_) try_send();
+      break;
+    default: XOFF_CHECK(false, "unknown port event");
+  }
+}
+
+void EgressPort::set_ignore_pause(int tc, bool ignore) {
+  ignore_pause_[tc] = ignore;
+  if (!busy_) try_send();
+}
+
+int64_t EgressPort::flush_class(int tc, DropReason why) {
+  int64_t bytes = 0;
+  while (!q_[tc].empty()) {
+    Packet* p = q_[tc].pop_front();
+    bytes += p->size.count();
+    bytes_[tc] -= p->size.count();
+    ++counters_.dropped[tc];
+    owner_.on_dequeue(index_, *p);  // releases buffer accounting
+    net_.drop(*p, why, owner_);
+  }
+  return bytes;
+}
+
+void EgressPort::drop_all_in_flight() {
+  while (!flight_.empty()) net_.drop(*flight_.pop_front().pkt, DropReason::kLinkDown, owner_);
+  arrive_timer_.cancel();
+  if (tx_ != nullptr) {
+    net_.drop(*tx_, DropReason::kLinkDown, owner_);
+    tx_ = nullptr;  // the pending kTxDone finds nothing to deliver
+  }
+}
+
+void EgressPort::set_link_up(bool up) {
+  if (up_ == up) return;
+  up_ = up;
+  if (up) {
+    try_send();
+    return;
+  }
+  drop_all_in_flight();
+  while (!control_.empty()) net_.drop(*control_.pop_front(), DropReason::kLinkDown, owner_);
+  for (int tc = 0; tc < kNumClasses; ++tc) flush_class(tc, DropReason::kLinkDown);
+}
+
+void EgressPort::finalize_counters() {
+  for (int tc = 0; tc < kNumClasses; ++tc) {
+    if (!pause_open_[tc]) continue;
+    close_pause_interval(tc, std::min(sim_.now(), paused_until_[tc]));
+    if (paused_until_[tc] > sim_.now()) {  // still paused: reopen at now
+      pause_open_[tc] = true;
+      pause_started_[tc] = sim_.now();
+    }
+  }
+}
+
+}  // namespace xoff::models

@@ -1,0 +1,151 @@
+#pragma once
+// An egress port: the transmit side of one direction of a full-duplex link.
+//
+// Eight class queues plus a control queue. The control queue (PFC PAUSE, CNP)
+// is always served first, never behind a paused class. Data classes: strict
+// priority for classes marked strict (higher class number first), then DWRR by
+// weight among the rest (Shreedhar & Varghese 1995; quantum = weight × MTU).
+// A class paused by PFC is not eligible. Transmission is store-and-forward: the
+// packet is handed to the peer at its last bit plus the propagation delay.
+//
+// PFC receive side (802.1Qbb): a PAUSE for class c with quanta q, received at t,
+// stops class c from t + response_delay for q × 512 bit times at this port's
+// rate; quanta 0 (XON) resumes it. A frame already on the wire completes.
+//
+// Units: rate bit/s, delay and times in ps, sizes in bytes.
+#include <array>
+#include <cstdint>
+#include <string>
+
+#include "models/core/drop.h"
+#include "models/core/ids.h"
+#include "models/core/packet.h"
+#include "models/core/ring.h"
+#include "sim/simulator.h"
+#include "sim/timer.h"
+
+namespace xoff::models {
+
+class Network;
+class Node;
+
+struct SchedulerConfig {
+  std::array<bool, kNumClasses> strict{};        // strict-priority classes
+  std::array<uint32_t, kNumClasses> weight{1, 1, 1, 1, 1, 1, 1, 1};  // DWRR weights
+  sim::Bytes quantum_unit{1500};                 // bytes per weight unit per round
+};
+
+struct PortCounters {
+  std::array<int64_t, kNumClasses> tx_packets{};
+  std::array<int64_t, kNumClasses> tx_bytes{};
+  std::array<int64_t, kNumClasses> peak_bytes{};
+  std::array<int64_t, kNumClasses> dropped{};
+  std::array<int64_t, kNumClasses> pause_received{};  // XOFF frames (quanta > 0)
+  std::array<int64_t, kNumClasses> pause_sent{};      // XOFF frames sent by this port's owner
+  std::array<int64_t, kNumClasses> ecn_marked{};
+  std::array<sim::Duration, kNumClasses> paused_time{};
+  int64_t control_packets = 0;
+};
+
+class EgressPort final : public sim::EventHandler {
+ public:
+  EgressPort(Network& net, Node& owner, PortIndex index, sim::BitsPerSecond rate,
+             sim::Duration delay, Node& peer, PortIndex peer_port);
+
+  // Data packet into class queue p.tc. Dropped (link_down) if the link is down.
+  void enqueue(Packet& p);
+  // PFC/CNP frame: sent before any data, regardless of pause.
+  void enqueue_control(Packet& p);
+  // A PAUSE frame arrived on this port's link from the peer.
+  void receive_pause(const Packet& pause);
+
+  void set_scheduler(const SchedulerConfig& c);
+  void set_response_delay(sim::Duration d) { response_delay_ = d; }
+  void set_link_up(bool up);
+  // Watchdog overrides for a class: ignore received pauses (forward action).
+  void set_ignore_pause(int tc, bool ignore);
+  // Drops everything queued in class tc with the given reason; returns bytes.
+  int64_t flush_class(int tc, DropReason why);
+
+  bool link_up() const { return up_; }
+  bool paused(int tc) const { return !ignore_pause_[tc] && sim_.now() < paused_until_[tc]; }
+  bool busy() const { return busy_; }
+  sim::Time paused_until(int tc) const { return paused_until_[tc]; }
+  sim::Time last_dequeue(int tc) const { return last_dequeue_[tc]; }
+  sim::Time last_pause_received(int tc) const { return last_pause_rx_[tc]; }
+  int64_t queued_bytes(int tc) const { return bytes_[tc]; }
+  size_t queued_packets(int tc) const { return q_[tc].size(); }
+  int64_t total_queued_bytes() const;
+  sim::BitsPerSecond rate() const { return rate_; }
+  sim::Duration delay() const { return delay_; }
+  PortIndex index() const { return index_; }
+  Node& owner() const { return owner_; }
+  Node& peer() const { return peer_; }
+  PortIndex peer_port() const { return peer_port_; }
+  const PortCounters& counters() const { return counters_; }
+  PortCounters& counters() { return counters_; }  // owners add marks and pauses sent
+  // Closes open pause intervals into paused_time (call at the end of a run).
+  void finalize_counters();
+
+  void handle_event(uint64_t tag) override;
+
+ private:
+  enum Tag : uint64_t { kTxDone = 0, kArrive = 1, kApplyPause = 2, kResume = 3 };
+  struct InFlight {
+    sim::Time arrival;
+    Packet* pkt;
+  };
+  struct PendingPause {
+    sim::Time apply_at;
+    uint8_t enable;
+    std::array<uint16_t, kNumClasses> quanta;
+  };
+
+  void try_send();
+  Packet* pick();
+  int pick_dwrr();
+  void start_tx(Packet& p);
+  void on_tx_done();
+  void on_arrive();
+  void apply_pause(const PendingPause& pp);
+  void arm_resume();
+  void close_pause_interval(int tc, sim::Time end);
+  void drop_all_in_flight();
+
+  Network& net_;
+  sim::Simulator& sim_;
+  Node& owner_;
+  PortIndex index_;
+  sim::BitsPerSecond rate_;
+  sim::Duration delay_;
+  Node& peer_;
+  PortIndex peer_port_;
+  sim::Duration response_delay_ = sim::Duration::zero();
+  SchedulerConfig sched_;
+
+  std::array<Ring<Packet*>, kNumClasses> q_;
+  std::array<int64_t, kNumClasses> bytes_{};
+  Ring<Packet*> control_;
+  std::array<int64_t, kNumClasses> deficit_{};
+  int dwrr_next_ = 0;         // class whose turn it is in the DWRR round
+  bool dwrr_fresh_ = true;    // the current class has not yet received its quantum
+
+  std::array<sim::Time, kNumClasses> paused_until_{};
+  std::array<sim::Time, kNumClasses> pause_started_{};  // start of the open pause interval
+  std::array<bool, kNumClasses> pause_open_{};
+  std::array<sim::Time, kNumClasses> last_dequeue_{};
+  std::array<sim::Time, kNumClasses> last_pause_rx_{};
+  std::array<bool, kNumClasses> ignore_pause_{};
+  sim::Timer resume_timer_;  // at the earliest future pause expiry
+  Ring<PendingPause> pending_pauses_;
+  sim::Timer pause_timer_;
+  sim::Timer arrive_timer_;  // at the head of flight_
+
+  Packet* tx_ = nullptr;  // on the wire (serializing)
+  bool busy_ = false;
+  bool up_ = true;
+  Ring<InFlight> flight_;  // propagating towards the peer, in arrival order
+  PortCounters counters_;
+};
+
+}  // namespace xoff::models
