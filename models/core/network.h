@@ -55,6 +55,7 @@ class Network {
   void set_link_up(uint32_t link, bool up);
 
   Node& node(NodeId id) { return *nodes_[id.value()]; }
+  const Node& node(NodeId id) const { return *nodes_[id.value()]; }
   // Hosts by ordinal (0..H-1), the address used in Packet::src/dst.
   void register_host(Host& h);
   Host& host(uint32_t ordinal) { return *hosts_[ordinal]; }

@@ -1,0 +1,128 @@
+#include "models/monitor/deadlock_detector.h"
+
+#include <algorithm>
+#include <boost/graph/adjacency_list.hpp>
+#include <boost/graph/strong_components.hpp>
+
+namespace xoff::models {
+namespace {
+using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::directedS>;
+
+// From `start`, follows edges that stay in component `c` until a vertex repeats;
+// returns the loop part of the walk in wait-for order (empty: no cycle).
+std::vector<int> walk_cycle(const Graph& g, const std::vector<int>& comp, int c, int start) {
+  std::vector<int> path{start};
+  std::vector<bool> on_path(comp.size(), false);
+  on_path[start] = true;
+  for (;;) {
+    int next = -1;
+    for (auto [e, end] = boost::out_edges(path.back(), g); e != end; ++e) {
+      const int t = static_cast<int>(boost::target(*e, g));
+      if (comp[t] == c) {
+        next = t;
+        break;
+      }
+    }
+    if (next < 0) return {};  // a lone vertex without a self-loop
+    if (on_path[next]) {
+      path.erase(path.begin(), std::find(path.begin(), path.end(), next));
+      return path;
+    }
+    on_path[next] = true;
+    path.push_back(next);
+  }
+}
+}  // namespace
+
+DeadlockDetector::DeadlockDetector(Network& net, DeadlockDetectorConfig cfg)
+    : net_(net), cfg_(cfg), timer_(net.sim(), *this, 0) {}
+
+void DeadlockDetector::start() { timer_.arm_in(cfg_.poll_interval); }
+
+void DeadlockDetector::handle_event(uint64_t) {
+  scan();
+  timer_.arm_in(cfg_.poll_interval);
+}
+
+std::vector<DeadlockDetector::Vertex> DeadlockDetector::stuck_queues() const {
+  std::vector<Vertex> out;
+  const sim::Time now = net_.sim().now();
+  for (size_t n = 0; n < net_.num_nodes(); ++n) {
+    Node& node = net_.node(NodeId(static_cast<uint32_t>(n)));
+    for (size_t i = 0; i < node.num_ports(); ++i) {
+      const EgressPort& p = node.port(PortIndex(static_cast<uint16_t>(i)));
+      for (int tc = 0; tc < kNumClasses; ++tc) {
+        if (!((cfg_.class_mask >> tc) & 1) || !p.paused(tc) || p.queued_bytes(tc) == 0) continue;
+        if (now - p.last_dequeue(tc) < cfg_.window) continue;
+        out.push_back(Vertex{node.id(), p.index(), tc});
+      }
+    }
+  }
+  return out;
+}
+
+// Cycles, one per strongly connected component that has one, each listed in
+// wait-for order by walking edges inside the component from its first vertex.
+std::vector<std::vector<int>> DeadlockDetector::find_cycles(const std::vector<Vertex>& v) const {
+  Graph g(v.size());
+  for (size_t a = 0; a < v.size(); ++a) {
+    const EgressPort& pa = net_.node(v[a].node).port(v[a].port);
+    const NodeId peer = pa.peer().id();
+    for (size_t b = 0; b < v.size(); ++b) {
+      if (v[b].node == peer && v[b].tc == v[a].tc) boost::add_edge(a, b, g);
+    }
+  }
+  std::vector<int> comp(v.size());
+  const int ncomp = boost::strong_components(g, comp.data());
+  std::vector<std::vector<int>> cycles;
+  for (int c = 0; c < ncomp; ++c) {
+    std::vector<int> members;
+    for (size_t i = 0; i < v.size(); ++i) {
+      if (comp[i] == c) members.push_back(static_cast<int>(i));
+    }
+    if (members.empty()) continue;
+    std::vector<int> cycle = walk_cycle(g, comp, c, members.front());
+    if (!cycle.empty()) cycles.push_back(std::move(cycle));
+  }
+  return cycles;
+}
+
+DeadlockRecord DeadlockDetector::make_record(const std::vector<Vertex>& v,
+                                             const std::vector<int>& cycle) {
+  DeadlockRecord r;
+  r.detected = net_.sim().now();
+  r.formed = sim::Time::zero();
+  for (int i : cycle) {
+    const EgressPort& p = net_.node(v[i].node).port(v[i].port);
+    DeadlockMember m{net_.node(v[i].node).name(), v[i].port.value(),
+                     static_cast<uint8_t>(v[i].tc), p.queued_bytes(v[i].tc)};
+    r.formed = std::max(r.formed, p.last_dequeue(v[i].tc));
+    r.stuck_bytes += m.queued_bytes;
+    r.members.push_back(std::move(m));
+  }
+  return r;
+}
+
+std::vector<DeadlockRecord> DeadlockDetector::scan() {
+  const std::vector<Vertex> v = stuck_queues();
+  std::vector<DeadlockRecord> fresh;
+  if (v.size() < 2) return fresh;
+  for (const auto& cycle : find_cycles(v)) {
+    std::vector<std::string> keys;
+    for (int i : cycle) {
+      keys.push_back(net_.node(v[i].node).name() + ":" + std::to_string(v[i].port.value()) + ":" +
+                     std::to_string(v[i].tc));
+    }
+    std::sort(keys.begin(), keys.end());
+    std::string key;
+    for (auto& k : keys) key += k + " ";
+    if (!seen_.insert(key).second) continue;
+    DeadlockRecord r = make_record(v, cycle);
+    net_.recorder().deadlock(r);
+    reported_.push_back(r);
+    fresh.push_back(std::move(r));
+  }
+  return fresh;
+}
+
+}  // namespace xoff::models
