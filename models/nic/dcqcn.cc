@@ -1,0 +1,163 @@
+#include "models/nic/dcqcn.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "sim/check.h"
+
+namespace xoff::models {
+
+using namespace sim::literals;
+
+DcqcnParams DcqcnParams::paper() {
+  DcqcnParams p;
+  p.g = 1.0 / 256;
+  p.initial_alpha = 1.0;
+  p.alpha_period = 55_us;
+  p.rate_timer = 55_us;
+  p.byte_counter = 10_MB;
+  p.fast_recovery_stages = 5;
+  p.rate_ai = 40_Mbps;
+  p.rate_hai = 100_Mbps;
+  p.min_rate = 100_Mbps;
+  p.min_cut_interval = sim::Duration::zero();
+  p.cnp_interval = 50_us;
+  return p;
+}
+
+DcqcnParams DcqcnParams::nic_like() {
+  DcqcnParams p;
+  p.g = 5.0 / 1024;
+  p.initial_alpha = 1023.0 / 1024;
+  p.alpha_period = 1_us;
+  p.rate_timer = 300_us;
+  p.byte_counter = sim::Bytes(32767);
+  p.fast_recovery_stages = 1;
+  p.rate_ai = 5_Mbps;
+  p.rate_hai = 50_Mbps;
+  p.min_rate = 1_Mbps;
+  p.min_cut_interval = 4_us;
+  p.cnp_interval = 4_us;
+  return p;
+}
+
+DcqcnRateControl::DcqcnRateControl(const DcqcnParams& p, sim::BitsPerSecond line_rate)
+    : p_(p), line_(line_rate) {
+  XOFF_CHECK(line_rate.count() > 0, "DCQCN line rate must be positive");
+  XOFF_CHECK(p.g > 0 && p.g <= 1, "DCQCN g must be in (0, 1]");
+  XOFF_CHECK(p.initial_alpha >= 0 && p.initial_alpha <= 1, "DCQCN initial alpha must be in [0, 1]");
+  XOFF_CHECK(p.alpha_period > sim::Duration::zero(), "DCQCN alpha period K must be positive");
+  XOFF_CHECK(p.rate_timer > sim::Duration::zero(), "DCQCN rate timer T must be positive");
+  XOFF_CHECK(p.byte_counter.count() > 0, "DCQCN byte counter B must be positive");
+  XOFF_CHECK(p.fast_recovery_stages >= 0, "DCQCN F must not be negative");
+  XOFF_CHECK(p.min_rate.count() > 0 && p.min_rate <= line_rate,
+             "DCQCN min rate must be positive and at most the line rate");
+  s_.current = line_rate;
+  s_.target = line_rate;
+  s_.alpha = p.initial_alpha;
+}
+
+double DcqcnRateControl::alpha_at(sim::Time now) const {
+  if (!s_.ever_cut || now <= s_.alpha_anchor) return s_.alpha;
+  const int64_t periods = (now - s_.alpha_anchor) / p_.alpha_period;
+  return s_.alpha * std::pow(1.0 - p_.g, static_cast<double>(periods));
+}
+
+void DcqcnRateControl::on_cnp(sim::Time now) {
+  if (!p_.enabled) return;
+  advance(now);
+  ++s_.cnps;
+  const bool too_soon = s_.ever_cut && p_.min_cut_interval > sim::Duration::zero() &&
+                        now < s_.last_cut + p_.min_cut_interval;
+  if (too_soon) {
+    s_.cut_pending = true;
+  } else {
+    cut(now);
+  }
+}
+
+void DcqcnRateControl::on_bytes_sent(sim::Time now, sim::Bytes b) {
+  if (!p_.enabled) return;
+  advance(now);
+  if (!s_.increasing) return;
+  s_.byte_acc += b;
+  while (s_.increasing && s_.byte_acc >= p_.byte_counter) {
+    s_.byte_acc -= p_.byte_counter;
+    ++s_.b_stage;
+    increase_event();
+  }
+}
+
+sim::Time DcqcnRateControl::next_timer_expiry() const {
+  if (!s_.increasing) return sim::Time::max();
+  return s_.timer_anchor + p_.rate_timer * (s_.timer_expiries + 1);
+}
+
+// Replays, in time order, the rate-timer expiries and the coalesced cut that
+// fall at or before `now`. A cut restarts the timer, so it is re-read each turn.
+void DcqcnRateControl::advance(sim::Time now) {
+  if (!p_.enabled) return;
+  for (;;) {
+    const sim::Time timer_at = next_timer_expiry();
+    const sim::Time cut_at =
+        s_.cut_pending ? s_.last_cut + p_.min_cut_interval : sim::Time::max();
+    if (std::min(timer_at, cut_at) > now) return;
+    if (cut_at <= timer_at) {
+      s_.cut_pending = false;
+      cut(cut_at);
+    } else {
+      ++s_.timer_expiries;
+      ++s_.t_stage;
+      increase_event();
+    }
+  }
+}
+
+void DcqcnRateControl::cut(sim::Time at) {
+  const double a = alpha_at(at);
+  s_.target = s_.current;
+  const double cut_rate = static_cast<double>(s_.current.count()) * (1.0 - a / 2.0);
+  s_.current = sim::BitsPerSecond(std::llround(cut_rate));
+  s_.alpha = (1.0 - p_.g) * a + p_.g;
+  s_.alpha_anchor = at;
+  s_.timer_anchor = at;
+  s_.timer_expiries = 0;
+  s_.t_stage = 0;
+  s_.b_stage = 0;
+  s_.byte_acc = sim::Bytes(0);
+  s_.last_cut = at;
+  s_.ever_cut = true;
+  ++s_.cuts;
+  clamp();
+  s_.increasing = s_.current < line_;
+}
+
+void DcqcnRateControl::increase_event() {
+  const int f = p_.fast_recovery_stages;
+  const int hi = std::max(s_.t_stage, s_.b_stage);
+  const int lo = std::min(s_.t_stage, s_.b_stage);
+  int64_t target = s_.target.count();
+  if (hi <= f) {
+    // fast recovery: R_T unchanged
+  } else if (lo > f) {
+    target += static_cast<int64_t>(lo - f) * p_.rate_hai.count();
+  } else {
+    target += p_.rate_ai.count();
+  }
+  target = std::min(target, line_.count());
+  // Rounded up, so R_C reaches R_T instead of stalling one bit/s below it.
+  const int64_t current = (target + s_.current.count() + 1) / 2;
+  s_.target = sim::BitsPerSecond(target);
+  s_.current = sim::BitsPerSecond(current);
+  clamp();
+  if (s_.current >= line_) s_.increasing = false;
+}
+
+void DcqcnRateControl::clamp() {
+  if (s_.current > line_) s_.current = line_;
+  if (s_.current < p_.min_rate) s_.current = p_.min_rate;
+  if (s_.target > line_) s_.target = line_;
+  if (s_.target < s_.current) s_.target = s_.current;
+}
+
+}  // namespace xoff::models

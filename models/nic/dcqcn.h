@@ -1,0 +1,119 @@
+#pragma once
+// DCQCN (Zhu et al., "Congestion Control for Large-Scale RDMA Deployments",
+// SIGCOMM 2015): parameters and the reaction point (RP) rate controller of
+// one queue pair.
+//
+// Reaction point, per the paper (Fig. 5 / §3.1) and the Mellanox firmware
+// parameter names in brackets:
+//   on a CNP (a cut):  R_T = R_C;  R_C = R_C·(1 − α/2);  α = (1 − g)·α + g;
+//                      timer, byte counter and both stage counters reset.
+//   every K without a CNP (alpha timer, anchored at the last cut):
+//                      α = (1 − g)·α.
+//   every T (rate timer, anchored at the last cut) → T_stage += 1, and
+//   every B bytes sent (byte counter)              → B_stage += 1, then
+//     max(T_stage, B_stage) ≤ F   fast recovery:  R_C = (R_T + R_C)/2
+//     min(T_stage, B_stage) > F   hyper increase: R_T += i·R_HAI, i = min − F,
+//                                                 R_C = (R_T + R_C)/2
+//     otherwise                   additive:       R_T += R_AI, R_C = (R_T + R_C)/2
+//   R_C, R_T are clamped to [min_rate, line rate]. So a timer-only recovery
+//   (B large) does F halvings of the gap to R_T, then additive steps.
+//
+// Timers are evaluated lazily: the state at time t is obtained by replaying
+// the timer expiries up to t (advance()), which is exact because they are
+// periodic from the last cut. So a QP costs no events for DCQCN.
+//
+// Cuts closer than `min_cut_interval` (Mellanox rate_reduce_monitor_period)
+// are coalesced: the CNP is remembered and one cut happens when the interval
+// since the previous cut has passed.
+//
+// Invariants: min_rate ≤ R_C ≤ R_T ≤ line rate (R_T may exceed R_C only),
+// 0 ≤ α ≤ 1. Units: rates bit/s (integer), times ps, bytes; α and g are
+// dimensionless doubles.
+#include <cstdint>
+
+#include "sim/units.h"
+
+namespace xoff::models {
+
+struct DcqcnParams {
+  bool enabled = true;            // false: the QP always sends at line rate
+  double g = 1.0 / 256;           // α gain
+  double initial_alpha = 1.0;     // α used by the first cut
+  sim::Duration alpha_period;     // K: α decays once per K without a CNP
+  sim::Duration rate_timer;       // T: rate-increase timer period
+  sim::Bytes byte_counter;        // B: bytes per byte-counter stage
+  int fast_recovery_stages = 5;   // F
+  sim::BitsPerSecond rate_ai;     // R_AI: additive increase step of R_T
+  sim::BitsPerSecond rate_hai;    // R_HAI: hyper increase step of R_T
+  sim::BitsPerSecond min_rate;    // lower clamp of R_C
+  sim::Duration min_cut_interval; // 0: cut on every CNP
+  sim::Duration cnp_interval;     // NP: at most one CNP per QP per interval (N)
+
+  // The paper's values (§3 and §5): g = 1/256, K = 55 us, T = 55 us,
+  // B = 10 MB, F = 5, R_AI = 40 Mb/s, N = 50 us. R_HAI = 100 Mb/s and
+  // min_rate = 100 Mb/s (the HPCC ns-3 DCQCN model's MinRate) are our
+  // choices where the paper gives none.
+  static DcqcnParams paper();
+  // ConnectX-4+ firmware defaults (NVIDIA "DCQCN CC Parameters", DOCA docs;
+  // Mellanox community DOC-2790): dce_tcp_g = 1019 read as (1 − g)·1024
+  // → g = 5/1024; dce_tcp_rtt = 1 us (K); initial_alpha_value = 1023/1024;
+  // rate_reduce_monitor_period = 4 us; rpg_min_rate = 1 Mb/s;
+  // rpg_time_reset = 300 us (T); rpg_byte_reset = 32767 B (B);
+  // rpg_threshold = 1 (F); rpg_ai_rate = 5 Mb/s; rpg_hai_rate = 50 Mb/s;
+  // min_time_between_cnps = 4 us (N). The rate-increase values are the
+  // long-standing defaults as recalled (and as in the HPCC ns-3 model,
+  // RateAI 5 Mb/s, RateHAI 50 Mb/s); check them against your firmware.
+  static DcqcnParams nic_like();
+};
+
+// Plain, printable state of one QP's reaction point.
+struct DcqcnState {
+  sim::BitsPerSecond current;     // R_C: the rate the QP is paced at
+  sim::BitsPerSecond target;      // R_T
+  double alpha = 1.0;             // α at `alpha_anchor`
+  sim::Time alpha_anchor;         // time α was last set (the last cut)
+  sim::Time timer_anchor;         // start of the rate timer (the last cut)
+  int64_t timer_expiries = 0;     // rate-timer expiries applied since the anchor
+  int t_stage = 0;                // T_stage
+  int b_stage = 0;                // B_stage
+  sim::Bytes byte_acc;            // bytes sent since the last byte stage
+  sim::Time last_cut;
+  bool increasing = false;        // below line rate: timers run
+  bool cut_pending = false;       // a CNP waits for min_cut_interval
+  bool ever_cut = false;
+  int64_t cuts = 0;
+  int64_t cnps = 0;
+};
+
+class DcqcnRateControl {
+ public:
+  DcqcnRateControl() = default;
+  DcqcnRateControl(const DcqcnParams& p, sim::BitsPerSecond line_rate);
+
+  // A CNP for this QP arrived at `now`.
+  void on_cnp(sim::Time now);
+  // `b` bytes (on the wire) were sent at `now`: drives the byte counter.
+  void on_bytes_sent(sim::Time now, sim::Bytes b);
+  // Applies every timer expiry and pending cut due at or before `now`.
+  void advance(sim::Time now);
+
+  // R_C as of the last advance() / on_*() call.
+  sim::BitsPerSecond rate() const { return s_.current; }
+  sim::BitsPerSecond target() const { return s_.target; }
+  // α at `now`, decayed for the alpha periods elapsed since the last cut.
+  double alpha_at(sim::Time now) const;
+  const DcqcnState& state() const { return s_; }
+  sim::BitsPerSecond line_rate() const { return line_; }
+
+ private:
+  void cut(sim::Time at);
+  void increase_event();
+  void clamp();
+  sim::Time next_timer_expiry() const;
+
+  DcqcnParams p_;
+  sim::BitsPerSecond line_;
+  DcqcnState s_;
+};
+
+}  // namespace xoff::models

@@ -1,0 +1,280 @@
+// RoceNic: construction, the QP table, the send scheduler and the sender
+// (requester / reaction point). The receiver side is in roce_receiver.cc.
+#include "models/nic/roce_nic.h"
+
+#include <algorithm>
+
+#include "sim/check.h"
+#include "sim/rng.h"
+
+namespace xoff::models {
+
+namespace {
+// ECMP hash of a QP: splitmix64 of (src, dst, flow), as a NIC derives the UDP
+// source port from the QP.
+uint32_t qp_hash(uint32_t src, uint32_t dst, uint32_t flow) {
+  uint64_t st = (static_cast<uint64_t>(src) << 44) ^ (static_cast<uint64_t>(dst) << 24) ^ flow;
+  return static_cast<uint32_t>(sim::splitmix64_next(st) >> 32);
+}
+}  // namespace
+
+RoceNic::RoceNic(Host& host, const RoceConfig& config, FlowListener* listener)
+    : host_(host),
+      net_(host.network()),
+      sim_(host.network().sim()),
+      cfg_(config),
+      listener_(listener),
+      pacer_(host.network().sim(), *this, kPaceTag) {
+  XOFF_CHECK(cfg_.mtu.count() > 0, "RoCE MTU must be positive");
+  XOFF_CHECK(cfg_.ack_every >= 1, "RoCE ack_every must be at least 1");
+  XOFF_CHECK(cfg_.ack_tc < kNumClasses && cfg_.cnp_tc >= 0 && cfg_.cnp_tc < kNumClasses,
+             "RoCE ACK/CNP class out of range");
+  XOFF_CHECK(cfg_.rto > sim::Duration::zero(), "RoCE RTO must be positive");
+  host_.attach(Protocol::kRoce, *this);
+}
+
+const DcqcnRateControl* RoceNic::rate_control(uint32_t flow_id) const {
+  if (flow_id >= flow_qp_.size() || flow_qp_[flow_id] == kNoQp) return nullptr;
+  return &qps_[flow_qp_[flow_id]].cc;
+}
+
+RoceNic::Qp* RoceNic::qp_of_flow(uint32_t flow) {
+  if (flow >= flow_qp_.size() || flow_qp_[flow] == kNoQp) return nullptr;
+  Qp& q = qps_[flow_qp_[flow]];
+  return q.active ? &q : nullptr;
+}
+
+uint32_t RoceNic::alloc_qp() {
+  if (!free_qps_.empty()) {
+    const uint32_t i = free_qps_.back();
+    free_qps_.pop_back();
+    return i;
+  }
+  const auto i = static_cast<uint32_t>(qps_.size());
+  qps_.emplace_back(sim_, *this, kRtoTagBase + i);
+  return i;
+}
+
+void RoceNic::free_qp(uint32_t i) { free_qps_.push_back(i); }
+
+void RoceNic::start_flow(const FlowSpec& spec) {
+  XOFF_CHECK(spec.src == host_.ordinal(), "RoCE flow started on a host that is not its source");
+  XOFF_CHECK(spec.tc < kNumClasses, "RoCE flow class out of range");
+  if (spec.id >= flow_qp_.size()) flow_qp_.resize(spec.id + 1, kNoQp);
+  XOFF_CHECK(flow_qp_[spec.id] == kNoQp, "RoCE flow id started twice");
+  const uint32_t i = alloc_qp();
+  Qp& q = qps_[i];
+  q.flow = spec.id;
+  q.dst = spec.dst;
+  q.hash = qp_hash(spec.src, spec.dst, spec.id);
+  q.tc = spec.tc;
+  q.dscp = spec.dscp;
+  q.pcp = spec.pcp;
+  q.active = true;
+  q.queued = false;
+  q.sent_any = false;
+  q.size = spec.size.count();
+  q.npkts = std::max<int64_t>(1, (q.size + cfg_.mtu.count() - 1) / cfg_.mtu.count());
+  q.snd_una = q.snd_nxt = q.snd_max = 0;
+  q.retx_bytes = 0;
+  q.cc = DcqcnRateControl(cfg_.dcqcn, host_.nic_port().rate());
+  flow_qp_[spec.id] = i;
+  ++active_qps_;
+  ++counters_.flows_started;
+  schedule(i);
+  pump();
+}
+
+// Earliest time the QP may send its next packet: one packet time at R_C after
+// the previous one. The rate is re-read here, so a cut made while the QP waited
+// postpones it.
+sim::Time RoceNic::next_allowed(Qp& q) {
+  if (!q.sent_any) return sim_.now();
+  if (!cfg_.dcqcn.enabled) return q.last_send + sim::tx_time(q.last_size, q.cc.line_rate());
+  q.cc.advance(sim_.now());
+  return q.last_send + sim::tx_time(q.last_size, q.cc.rate());
+}
+
+// Puts QP i in the scheduler if it has something to send and is not there yet.
+void RoceNic::schedule(uint32_t i) {
+  Qp& q = qps_[i];
+  if (q.queued || !q.active || q.snd_nxt >= q.npkts) return;
+  q.queued = true;
+  const sim::Time at = next_allowed(q);
+  if (at <= sim_.now()) {
+    sched_.make_ready(i, q.tc);
+  } else {
+    sched_.wait_until(i, q.tc, at);
+  }
+}
+
+void RoceNic::on_room() { pump(); }
+
+// Fills the host port: one packet per ready QP in turn, in every class that has
+// room. Re-entrant calls (a send that starts a transmission reports room
+// again) return at once: this loop re-checks room itself.
+void RoceNic::pump() {
+  if (pumping_) return;
+  pumping_ = true;
+  sched_.release_due(sim_.now());
+  for (bool sent = true; sent;) {
+    sent = false;
+    const uint8_t mask = sched_.ready_mask();
+    for (int tc = 0; tc < kNumClasses; ++tc) {
+      if (((mask >> tc) & 1) == 0 || !host_.has_room(tc)) continue;
+      serve(sched_.pop_ready(tc));
+      sent = true;
+    }
+  }
+  pumping_ = false;
+  arm_pacer();
+}
+
+void RoceNic::arm_pacer() {
+  const sim::Time next = sched_.next_wakeup();
+  if (next == sim::Time::max()) return;
+  if (pacer_.armed() && pacer_.expiry() <= next) return;
+  pacer_.arm_at(std::max(next, sim_.now()));
+}
+
+void RoceNic::serve(uint32_t i) {
+  Qp& q = qps_[i];
+  q.queued = false;
+  if (!q.active) {  // finished while queued: the slot is free now
+    free_qp(i);
+    return;
+  }
+  if (q.snd_nxt >= q.npkts) return;
+  const sim::Time at = next_allowed(q);
+  if (at > sim_.now()) {  // rate cut while it waited in the ready ring
+    q.queued = true;
+    sched_.wait_until(i, q.tc, at);
+    return;
+  }
+  send_data(q);
+  schedule(i);
+}
+
+void RoceNic::send_data(Qp& q) {
+  const int64_t psn = q.snd_nxt;
+  const int64_t payload = std::min(cfg_.mtu.count(), q.size - psn * cfg_.mtu.count());
+  const sim::Bytes wire = sim::Bytes(std::max<int64_t>(payload, 0)) + kRoceDataHeaderBytes +
+                          cfg_.extra_wire_bytes;
+  Packet& p = net_.make_packet(wire);
+  p.kind = PacketKind::kRoceData;
+  p.protocol = Protocol::kRoce;
+  p.seq = psn;
+  p.payload = static_cast<uint32_t>(std::max<int64_t>(payload, 0));
+  p.flow = q.flow;
+  p.dst = q.dst;
+  p.hash = q.hash;
+  p.tc = q.tc;
+  p.dscp = q.dscp;
+  p.pcp = q.pcp;
+  p.ecn_capable = true;
+  p.last = psn == q.npkts - 1;
+  if (psn < q.snd_max) {
+    q.retx_bytes += p.payload;
+    ++counters_.retx_packets;
+    counters_.retx_payload_bytes += p.payload;
+  }
+  ++counters_.data_packets_sent;
+  counters_.data_wire_bytes_sent += wire.count();
+  q.snd_nxt = psn + 1;
+  q.snd_max = std::max(q.snd_max, q.snd_nxt);
+  q.sent_any = true;
+  q.last_send = sim_.now();
+  q.last_size = wire;
+  q.cc.on_bytes_sent(sim_.now(), wire);
+  if (!q.rto_timer.armed()) {
+    q.rto_deadline = sim_.now() + cfg_.rto;
+    q.rto_timer.arm_at(q.rto_deadline);
+  }
+  host_.send(p);  // last: a link that is down drops (and frees) p at once
+}
+
+void RoceNic::receive(Packet& p) {
+  switch (p.kind) {
+    case PacketKind::kRoceData: on_data(p); break;
+    case PacketKind::kRoceAck:
+    case PacketKind::kRoceNak: on_ack(p); break;
+    case PacketKind::kCnp: on_cnp(p); break;
+    default: XOFF_CHECK(false, "RoCE NIC received a packet of another kind");
+  }
+}
+
+// Cumulative ACK (and NAK, which acknowledges everything before its PSN and
+// asks for go-back-N from it). Stale ones (finished flow) are ignored.
+void RoceNic::on_ack(Packet& p) {
+  const bool nak = p.kind == PacketKind::kRoceNak;
+  ++(nak ? counters_.naks_received : counters_.acks_received);
+  const int64_t ack = p.ack;
+  const uint32_t flow = p.flow;
+  net_.consume(p);
+  Qp* q = qp_of_flow(flow);
+  if (q == nullptr) return;
+  if (ack > q->snd_una) {
+    q->snd_una = std::min(ack, q->snd_max);
+    q->snd_nxt = std::max(q->snd_nxt, q->snd_una);
+    q->rto_deadline = sim_.now() + cfg_.rto;
+  }
+  const uint32_t i = flow_qp_[flow];
+  if (q->snd_una >= q->npkts) {
+    finish(i);
+    return;
+  }
+  if (nak && ack == q->snd_una && ack < q->snd_nxt) q->snd_nxt = ack;  // go back N
+  if (q->snd_una == q->snd_max) q->rto_timer.cancel();
+  schedule(i);
+  pump();
+}
+
+void RoceNic::on_cnp(Packet& p) {
+  ++counters_.cnps_received;
+  const uint32_t flow = p.flow;
+  net_.consume(p);
+  Qp* q = qp_of_flow(flow);
+  if (q != nullptr) q->cc.on_cnp(sim_.now());
+}
+
+void RoceNic::handle_event(uint64_t tag) {
+  if (tag == kPaceTag) {
+    pump();
+    return;
+  }
+  on_rto(static_cast<uint32_t>(tag - kRtoTagBase));
+}
+
+// The timer is armed once and pushed forward lazily: ACK progress only moves
+// the deadline, and an early expiry re-arms at the deadline.
+void RoceNic::on_rto(uint32_t i) {
+  Qp& q = qps_[i];
+  if (!q.active || q.snd_una >= q.snd_max) return;
+  if (sim_.now() < q.rto_deadline) {
+    q.rto_timer.arm_at(q.rto_deadline);
+    return;
+  }
+  ++counters_.timeouts;
+  q.snd_nxt = q.snd_una;
+  q.rto_deadline = sim_.now() + cfg_.rto;
+  q.rto_timer.arm_at(q.rto_deadline);
+  schedule(i);
+  pump();
+}
+
+// The last ACK arrived. The listener is told last: it may start new flows,
+// which may reuse this QP's slot.
+void RoceNic::finish(uint32_t i) {
+  Qp& q = qps_[i];
+  q.rto_timer.cancel();
+  q.active = false;
+  flow_qp_[q.flow] = kNoQp;
+  --active_qps_;
+  ++counters_.flows_finished;
+  const uint32_t flow = q.flow;
+  const int64_t retx = q.retx_bytes;
+  if (!q.queued) free_qp(i);
+  if (listener_ != nullptr) listener_->flow_finished(flow, sim_.now(), retx);
+}
+
+}  // namespace xoff::models

@@ -1,0 +1,135 @@
+#pragma once
+// A RoCEv2 NIC: the RDMA transport of one host, with DCQCN.
+//
+// Sender (requester, DCQCN reaction point). One queue pair per flow; the
+// message (FlowSpec::size payload bytes) is cut into MTU segments numbered by
+// PSN 0..n−1, ECN-capable (ECT), marked with the flow's DSCP, PCP and host
+// class, and hashed on (src, dst, flow) for ECMP, as a real NIC hashes the
+// per-QP UDP source port. Each QP is paced at its DCQCN rate R_C: after a
+// packet of S bytes at time t the QP may send again at t + S·8/R_C. The
+// QpScheduler picks QPs round-robin per class and pushes packets into the
+// host port only while Host::has_room(class); Host::on_room refills. One
+// Timer wakes the NIC at the earliest pacing time.
+//   Loss recovery is go-back-N: a NAK(e) or a retransmission timeout resends
+// from PSN e (resp. the oldest unacknowledged PSN). Every resent payload byte
+// is counted and reported with the completion: listener->flow_finished(id,
+// time of the last ACK, retransmitted payload bytes).
+//
+// Receiver (responder, DCQCN notification point). Per flow: the expected PSN.
+// In order: accepted, cumulative ACK every `ack_every` packets and on the
+// last. Above expected: discarded (consumed, counted out-of-order), one NAK
+// per gap (IB "NAK sequence error": no further NAK until the expected PSN
+// arrives; a lost retransmission is recovered by the timeout). Below: a
+// duplicate, re-ACKed. A CE-marked packet triggers a CNP to the sender unless
+// one went for this flow less than `dcqcn.cnp_interval` ago.
+//
+// Hot path: no maps, no allocation after warm-up (QPs live in a deque indexed
+// by a dense QP id and are reused; flow id → QP and flow id → receiver state
+// are vectors grown once per new flow id).
+#include <cstdint>
+#include <deque>
+#include <vector>
+
+#include "models/core/flow.h"
+#include "models/core/host.h"
+#include "models/nic/dcqcn.h"
+#include "models/nic/qp_scheduler.h"
+#include "models/nic/roce_config.h"
+#include "sim/timer.h"
+
+namespace xoff::models {
+
+class RoceNic final : public Transport, public FlowEndpoint, public sim::EventHandler {
+ public:
+  // Attaches itself to `host` for Protocol::kRoce. `listener` may be null.
+  RoceNic(Host& host, const RoceConfig& config, FlowListener* listener);
+  RoceNic(const RoceNic&) = delete;
+  RoceNic& operator=(const RoceNic&) = delete;
+
+  void start_flow(const FlowSpec& spec) override;
+  void receive(Packet& p) override;
+  void on_room() override;
+  void handle_event(uint64_t tag) override;
+
+  void set_listener(FlowListener* l) { listener_ = l; }
+  const RoceConfig& config() const { return cfg_; }
+  const RoceCounters& counters() const { return counters_; }
+  // The reaction point of a flow still sending, or null.
+  const DcqcnRateControl* rate_control(uint32_t flow_id) const;
+  size_t active_qps() const { return active_qps_; }
+  Host& host() { return host_; }
+
+ private:
+  static constexpr uint32_t kNoQp = UINT32_MAX;
+  static constexpr uint64_t kPaceTag = 0;
+  static constexpr uint64_t kRtoTagBase = 1ull << 32;
+
+  struct Qp {
+    Qp(sim::Simulator& sim, sim::EventHandler& owner, uint64_t tag) : rto_timer(sim, owner, tag) {}
+    uint32_t flow = 0;
+    uint32_t dst = 0;
+    uint32_t hash = 0;
+    uint8_t tc = 0;
+    uint8_t dscp = 0;
+    uint8_t pcp = 0;
+    bool active = false;   // sending a message (false: finished, slot reusable)
+    bool queued = false;   // in the scheduler (ready ring or waiting heap)
+    bool sent_any = false;
+    int64_t size = 0;      // payload bytes
+    int64_t npkts = 0;     // PSNs 0..npkts−1
+    int64_t snd_una = 0;   // oldest unacknowledged PSN
+    int64_t snd_nxt = 0;   // next PSN to send
+    int64_t snd_max = 0;   // one past the highest PSN ever sent
+    int64_t retx_bytes = 0;
+    sim::Time last_send;
+    sim::Bytes last_size;
+    sim::Time rto_deadline;
+    DcqcnRateControl cc;
+    sim::Timer rto_timer;
+  };
+  struct RxFlow {
+    int64_t expected = 0;  // next in-order PSN
+    int unacked = 0;       // in-order packets since the last ACK
+    bool nak_sent = false; // a NAK for `expected` is outstanding
+    bool cnp_sent = false;
+    sim::Time last_cnp;
+  };
+
+  // sender (roce_nic.cc)
+  uint32_t alloc_qp();
+  void free_qp(uint32_t i);
+  void pump();
+  void serve(uint32_t i);
+  void send_data(Qp& q);
+  void schedule(uint32_t i);
+  sim::Time next_allowed(Qp& q);
+  void arm_pacer();
+  void on_ack(Packet& p);
+  void on_cnp(Packet& p);
+  void on_rto(uint32_t i);
+  void finish(uint32_t i);
+  Qp* qp_of_flow(uint32_t flow);
+  // receiver (roce_receiver.cc)
+  void on_data(Packet& p);
+  RxFlow& rx_flow(uint32_t flow);
+  void send_ack(const Packet& data, RxFlow& rx, PacketKind kind);
+  void maybe_send_cnp(const Packet& data, RxFlow& rx);
+
+  Host& host_;
+  Network& net_;
+  sim::Simulator& sim_;
+  RoceConfig cfg_;
+  FlowListener* listener_;
+  RoceCounters counters_;
+
+  std::deque<Qp> qps_;             // dense QP ids; stable addresses (timers)
+  std::vector<uint32_t> free_qps_;
+  std::vector<uint32_t> flow_qp_;  // flow id → QP id or kNoQp
+  std::vector<RxFlow> rx_;         // flow id → receiver state
+  size_t active_qps_ = 0;
+  QpScheduler sched_;
+  sim::Timer pacer_;
+  bool pumping_ = false;
+};
+
+}  // namespace xoff::models

@@ -1,0 +1,176 @@
+// The DCQCN reaction point as a pure state machine, driven with explicit times.
+#include "models/nic/dcqcn.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+namespace xoff::models {
+namespace {
+using namespace sim::literals;
+
+constexpr int64_t kG = 1'000'000'000;  // 1 Gb/s in bit/s
+const sim::BitsPerSecond kLine = 100_Gbps;
+
+sim::Time at(sim::Duration d) { return sim::Time::zero() + d; }
+
+TEST(DcqcnRateControl, StartsAtLineRateWithInitialAlpha) {
+  DcqcnRateControl cc(DcqcnParams::paper(), kLine);
+  EXPECT_EQ(cc.rate(), kLine);
+  EXPECT_EQ(cc.target(), kLine);
+  EXPECT_DOUBLE_EQ(cc.alpha_at(at(1_ms)), 1.0);  // no alpha timer before the first CNP
+  cc.advance(at(1_ms));
+  EXPECT_EQ(cc.rate(), kLine);
+}
+
+TEST(DcqcnRateControl, FirstCnpHalvesRateWhenAlphaIsOne) {
+  DcqcnRateControl cc(DcqcnParams::paper(), kLine);
+  cc.on_cnp(at(10_us));
+  // R_T = 100G; R_C = 100G * (1 - 1/2) = 50G; alpha = (1 - g) * 1 + g = 1.
+  EXPECT_EQ(cc.rate().count(), 50 * kG);
+  EXPECT_EQ(cc.target().count(), 100 * kG);
+  EXPECT_DOUBLE_EQ(cc.alpha_at(at(10_us)), 1.0);
+  EXPECT_EQ(cc.state().cuts, 1);
+}
+
+TEST(DcqcnRateControl, FastRecoveryHalvesGapToTargetEveryTimerPeriod) {
+  const DcqcnParams p = DcqcnParams::paper();  // T = 55 us, B = 10 MB (never reached)
+  DcqcnRateControl cc(p, kLine);
+  const sim::Time t0 = at(10_us);
+  cc.on_cnp(t0);
+  const int64_t gap0 = 50 * kG;  // 100G target - 50G current
+  for (int k = 1; k <= 5; ++k) {
+    cc.advance(t0 + p.rate_timer * k - 1_ps);  // just before the k-th expiry: unchanged
+    EXPECT_EQ(cc.target().count() - cc.rate().count(), gap0 >> (k - 1)) << "k=" << k;
+    cc.advance(t0 + p.rate_timer * k);
+    // gap_k = 50G / 2^k: 25G, 12.5G, 6.25G, 3.125G, 1.5625G.
+    EXPECT_EQ(cc.target().count() - cc.rate().count(), gap0 >> k) << "k=" << k;
+    EXPECT_EQ(cc.target(), kLine);  // fast recovery leaves R_T alone
+  }
+}
+
+TEST(DcqcnRateControl, AdditiveIncreaseRaisesTargetByRaiAfterFStages) {
+  const DcqcnParams p = DcqcnParams::paper();
+  DcqcnRateControl cc(p, kLine);
+  cc.on_cnp(at(0_us));  // 100G -> 50G, R_T = 100G, alpha stays 1
+  const sim::Time t1 = at(1_us);
+  cc.on_cnp(t1);        // R_T = 50G, R_C = 25G (alpha 1, not yet decayed: K = 55 us)
+  ASSERT_EQ(cc.rate().count(), 25 * kG);
+  ASSERT_EQ(cc.target().count(), 50 * kG);
+  cc.advance(t1 + p.rate_timer * 5);
+  // Five halvings of the 25G gap: 25G / 32 = 781.25 Mb/s below 50G.
+  EXPECT_EQ(cc.rate().count(), 50 * kG - 781'250'000);
+  cc.advance(t1 + p.rate_timer * 6);
+  // Stage 6 > F: R_T = 50G + 40M; R_C = ceil((50.04G + 49.21875G) / 2) = 49.629375G.
+  EXPECT_EQ(cc.target().count(), 50'040'000'000);
+  EXPECT_EQ(cc.rate().count(), 49'629'375'000);
+}
+
+TEST(DcqcnRateControl, HyperIncreaseWhenBothStagesExceedF) {
+  DcqcnParams p = DcqcnParams::paper();
+  p.fast_recovery_stages = 0;
+  p.byte_counter = 10_KB;
+  DcqcnRateControl cc(p, kLine);
+  cc.on_cnp(at(0_us));
+  cc.on_cnp(at(1_us));  // R_T = 50G, R_C = 25G; timer restarts at 1 us
+  cc.advance(at(56_us));
+  // Timer stage 1, byte stage 0: additive. R_T = 50.04G, R_C = (50.04G + 25G) / 2 = 37.52G.
+  EXPECT_EQ(cc.target().count(), 50'040'000'000);
+  EXPECT_EQ(cc.rate().count(), 37'520'000'000);
+  cc.on_bytes_sent(at(57_us), 10_KB);
+  // Both stages 1 > F = 0: hyper with i = 1: R_T = 50.04G + 100M = 50.14G;
+  // R_C = (50.14G + 37.52G) / 2 = 43.83G.
+  EXPECT_EQ(cc.target().count(), 50'140'000'000);
+  EXPECT_EQ(cc.rate().count(), 43'830'000'000);
+}
+
+TEST(DcqcnRateControl, ByteCounterAloneDrivesFastRecovery) {
+  DcqcnParams p = DcqcnParams::paper();
+  p.rate_timer = 1_s;  // keep the timer out of the way
+  p.byte_counter = 64_KB;
+  DcqcnRateControl cc(p, kLine);
+  cc.on_cnp(at(0_us));
+  cc.on_bytes_sent(at(1_us), 63_KB);
+  EXPECT_EQ(cc.rate().count(), 50 * kG);  // 63 KB < B: no stage yet
+  cc.on_bytes_sent(at(2_us), 1_KB);
+  EXPECT_EQ(cc.rate().count(), 75 * kG);  // (100G + 50G) / 2
+  cc.on_bytes_sent(at(3_us), 128_KB);     // two more stages at once
+  EXPECT_EQ(cc.rate().count(), 93'750'000'000);  // 75 -> 87.5 -> 93.75
+  EXPECT_EQ(cc.state().b_stage, 3);
+}
+
+TEST(DcqcnRateControl, AlphaDecaysByOneMinusGPerPeriodWithoutCnp) {
+  const DcqcnParams p = DcqcnParams::paper();  // g = 1/256, K = 55 us
+  DcqcnRateControl cc(p, kLine);
+  const sim::Time t0 = at(5_us);
+  cc.on_cnp(t0);  // alpha = 1
+  for (int n = 1; n <= 40; ++n) {
+    const double expect = std::pow(1.0 - 1.0 / 256, n);  // e.g. n = 40: 0.8552
+    EXPECT_DOUBLE_EQ(cc.alpha_at(t0 + p.alpha_period * n), expect) << "n=" << n;
+    EXPECT_DOUBLE_EQ(cc.alpha_at(t0 + p.alpha_period * n - 1_ps), std::pow(1.0 - 1.0 / 256, n - 1));
+  }
+}
+
+TEST(DcqcnRateControl, CutUsesDecayedAlphaThenRaisesIt) {
+  const DcqcnParams p = DcqcnParams::paper();
+  DcqcnRateControl cc(p, kLine);
+  cc.on_cnp(at(0_us));
+  const sim::Time t = at(550_us);  // 10 alpha periods and 10 rate-timer periods
+  cc.advance(t);
+  // 5 FR + 5 AI (R_T clamped at 100G) halvings: gap 50G / 2^10 = 48.828125 Mb/s.
+  const int64_t rc = cc.rate().count();
+  EXPECT_EQ(rc, 100 * kG - 48'828'125);
+  const double a = std::pow(1.0 - 1.0 / 256, 10);  // 0.96164
+  cc.on_cnp(t);
+  EXPECT_EQ(cc.target().count(), rc);
+  EXPECT_EQ(cc.rate().count(), std::llround(static_cast<double>(rc) * (1 - a / 2)));
+  EXPECT_DOUBLE_EQ(cc.alpha_at(t), (1 - 1.0 / 256) * a + 1.0 / 256);
+}
+
+TEST(DcqcnRateControl, RateNeverFallsBelowMinRate) {
+  const DcqcnParams p = DcqcnParams::paper();  // min 100 Mb/s
+  DcqcnRateControl cc(p, kLine);
+  for (int i = 0; i < 20; ++i) cc.on_cnp(at(sim::Duration::us(i)));  // 100G / 2^20 < 100M
+  EXPECT_EQ(cc.rate(), p.min_rate);
+  EXPECT_GE(cc.target(), cc.rate());
+}
+
+TEST(DcqcnRateControl, ReturnsToLineRateAndStopsIncreasing) {
+  const DcqcnParams p = DcqcnParams::paper();
+  DcqcnRateControl cc(p, kLine);
+  cc.on_cnp(at(0_us));
+  cc.advance(at(10_ms));  // 181 periods: the 50G gap halves each period, ceil keeps it moving
+  EXPECT_EQ(cc.rate(), kLine);
+  EXPECT_FALSE(cc.state().increasing);
+}
+
+TEST(DcqcnRateControl, CnpsWithinMinCutIntervalCoalesceIntoOneLaterCut) {
+  const DcqcnParams p = DcqcnParams::nic_like();  // rate_reduce_monitor_period 4 us
+  DcqcnRateControl cc(p, kLine);
+  cc.on_cnp(at(0_us));
+  const int64_t after_first = cc.rate().count();
+  // initial alpha 1023/1024: R_C = 100G * (1 - 1023/2048) = 50.048828125G.
+  EXPECT_EQ(after_first, 50'048'828'125);
+  cc.on_cnp(at(1_us));
+  cc.on_cnp(at(2_us));
+  EXPECT_EQ(cc.state().cuts, 1);
+  EXPECT_EQ(cc.rate().count(), after_first);
+  cc.advance(at(4_us));  // the pending cut happens at 0 + 4 us
+  EXPECT_EQ(cc.state().cuts, 2);
+  EXPECT_EQ(cc.state().last_cut, at(4_us));
+  EXPECT_LT(cc.rate().count(), after_first);
+  EXPECT_EQ(cc.state().cnps, 3);
+}
+
+TEST(DcqcnRateControl, DisabledKeepsLineRate) {
+  DcqcnParams p = DcqcnParams::paper();
+  p.enabled = false;
+  DcqcnRateControl cc(p, kLine);
+  cc.on_cnp(at(1_us));
+  cc.on_bytes_sent(at(2_us), 1_MB);
+  EXPECT_EQ(cc.rate(), kLine);
+  EXPECT_EQ(cc.state().cuts, 0);
+}
+
+}  // namespace
+}  // namespace xoff::models
