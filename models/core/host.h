@@ -34,6 +34,8 @@ class Host final : public Node {
   Host(Network& net, NodeId id, std::string name, uint32_t ordinal);
 
   void attach(Protocol proto, Transport& t) { transports_[static_cast<int>(proto)] = &t; }
+  // The transport attached for `proto`, or null.
+  Transport* transport(Protocol proto) const { return transports_[static_cast<int>(proto)]; }
   uint32_t ordinal() const { return ordinal_; }
   Network& network() { return net_; }
   EgressPort& nic_port() { return port(PortIndex(0)); }

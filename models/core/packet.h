@@ -37,6 +37,8 @@ struct Packet {
   sim::Bytes size;               // bytes on the wire, headers included
   uint32_t payload = 0;          // payload bytes
   uint32_t flow = 0;             // FlowId value (QP or connection)
+  uint32_t conn = 0;             // endpoint demux: connection slot at the receiving
+                                 // transport (a TCP port, in effect); 0 if unused
   uint32_t src = 0;              // source host ordinal
   uint32_t dst = 0;              // destination host ordinal
   uint32_t hash = 0;             // flow hash for ECMP
