@@ -1,0 +1,68 @@
+#pragma once
+// PFC headroom calculator: the buffer a lossless priority group must keep free
+// above its XOFF threshold so that nothing is dropped between the moment the
+// receiver R decides to send PAUSE and the moment the sender S stops.
+//
+// Terms (worst case, each converted to bytes at the link rate):
+//   cable round trip  2 x cable delay x rate: the bytes already on the wire when
+//                     PAUSE leaves R, plus those S sends while PAUSE travels to S.
+//   local frame       1 MTU: PAUSE cannot pre-empt the frame R has just started
+//                     sending towards S, so PAUSE waits behind it (MTU[R]).
+//   upstream frame    1 MTU: when S reacts it may have just started a maximum
+//                     frame, which it completes (MTU[S]).
+//   response delay    response_delay x rate: S's time to parse PAUSE and stop
+//                     (802.1Qbb bounds it by link speed, in pause quanta).
+//   PAUSE frame       64 B: S keeps sending while the 64-byte PFC frame itself
+//                     is serialised.
+//   total = 2 x cable + 2 x MTU + response + 64 B
+//
+// Sources: IEEE Std 802.1Qbb-2011 Annex N ("Buffer requirements"), as laid out in
+// the Cisco white paper "Priority Flow Control: Build Reliable Layer 2
+// Infrastructure" (Nexus 5000, c11-542809: MTU[R], wire speed both ways,
+// transceiver latency, response time, MTU[S]) and in the D-Max-Frame-Len / D-Pause
+// / D-Cable / D-Resp breakdown of Annex N (D-Cable ~5 ns/m, hence the default
+// propagation_ps_per_m = 5000). Mellanox's mlxsw driver uses the same shape:
+// headroom = 2 x MTU + delay bytes (Linux commit 9f7ec052b75e).
+//
+// Not included: the 20 B of preamble + inter-frame gap per frame and the PHY/MAC
+// interface latency (Annex N's D-Intf, e.g. 122880 bit times at 100G); add the
+// latter to response_delay when modelling a specific ASIC. Every term is rounded
+// up to a whole byte, since headroom must never fall short.
+#include <cstdint>
+#include <string>
+
+#include "sim/units.h"
+
+namespace xoff::models {
+
+inline constexpr sim::Bytes kPauseFrameBytes{64};  // 802.3 MAC control frame, minimum size
+
+struct HeadroomInput {
+  sim::BitsPerSecond rate;
+  int64_t cable_length_mm = 0;
+  sim::Bytes mtu;                       // largest frame on the link, any priority
+  sim::Duration response_delay;         // PAUSE received -> sender stops
+  int64_t propagation_ps_per_m = 5000;  // ~5 ns/m in fibre (~2/3 c); copper is a bit faster
+};
+
+struct HeadroomResult {
+  sim::Duration cable_delay;    // one way
+  sim::Bytes cable_round_trip;  // 2 x cable_delay at rate
+  sim::Bytes local_frame;       // MTU[R], ahead of the PAUSE
+  sim::Bytes upstream_frame;    // MTU[S], finished by the sender
+  sim::Bytes response;          // response_delay at rate
+  sim::Bytes pause_frame;       // 64 B
+  sim::Bytes total;
+};
+
+// Throws std::invalid_argument on a non-positive rate or MTU, or a negative
+// length, delay or propagation speed.
+HeadroomResult pfc_headroom(const HeadroomInput& in);
+// The same from a link's one-way delay (LinkSpec::delay) instead of a length.
+HeadroomResult pfc_headroom_for_delay(sim::BitsPerSecond rate, sim::Duration cable_delay,
+                                      sim::Bytes mtu, sim::Duration response_delay);
+
+// Multi-line breakdown for people (the `xoff headroom` command), one term a line.
+std::string describe(const HeadroomInput& in, const HeadroomResult& r);
+
+}  // namespace xoff::models

@@ -1,0 +1,200 @@
+#include "models/topology/routing.h"
+
+#include <algorithm>
+#include <limits>
+#include <map>
+#include <numeric>
+#include <string>
+
+#include "models/topology/graph_util.h"
+#include "sim/check.h"
+#include "sim/rng.h"
+
+namespace xoff::models {
+namespace {
+
+constexpr int kInf = std::numeric_limits<int>::max();
+
+// Next hops of every node towards one destination, flattened by node.
+struct Column {
+  std::vector<uint32_t> offsets{0};
+  std::vector<PortIndex> ports;
+  void end_node() { offsets.push_back(static_cast<uint32_t>(ports.size())); }
+};
+
+void check_mask(const Topology& topo, const std::vector<bool>& link_up) {
+  if (link_up.size() != topo.links.size()) {
+    throw TopologyError("link_up mask has " + std::to_string(link_up.size()) + " entries for " +
+                        std::to_string(topo.links.size()) + " links");
+  }
+}
+
+// Transposes per-destination columns into the node-major ForwardingTables.
+ForwardingTables assemble(const Topology& topo, const PortMap& pm,
+                          const std::vector<Column>& cols) {
+  ForwardingTables t;
+  t.num_nodes = static_cast<uint32_t>(topo.nodes.size());
+  t.num_hosts = static_cast<uint32_t>(cols.size());
+  for (uint32_t n = 0; n < t.num_nodes; ++n) t.port_counts.push_back(pm.num_ports(n));
+  t.offsets.reserve(static_cast<size_t>(t.num_nodes) * t.num_hosts + 1);
+  t.offsets.push_back(0);
+  for (uint32_t n = 0; n < t.num_nodes; ++n) {
+    for (const Column& c : cols) {
+      t.ports.insert(t.ports.end(), c.ports.begin() + c.offsets[n],
+                     c.ports.begin() + c.offsets[n + 1]);
+      t.offsets.push_back(static_cast<uint32_t>(t.ports.size()));
+    }
+  }
+  return t;
+}
+
+// Ports of `node` whose link is up and whose peer satisfies `pred(peer)`.
+template <class Pred>
+void add_ports(const PortMap& pm, const std::vector<bool>& up, uint32_t node, Pred pred,
+               Column& c) {
+  const auto ports = pm.ports(node);
+  for (size_t p = 0; p < ports.size(); ++p) {
+    if (ports[p].connected() && up[ports[p].link] && pred(ports[p].node)) {
+      c.ports.push_back(PortIndex(static_cast<uint16_t>(p)));
+    }
+  }
+}
+
+// Up*/down* for any total order of the nodes: rank[u] < rank[v] means u is "above"
+// v, so v -> u is an up hop. See routing.h for the destination-based rule.
+Column up_down_column(const PortMap& pm, const std::vector<bool>& up,
+                      const std::vector<uint32_t>& by_rank, const std::vector<uint32_t>& rank,
+                      uint32_t dst) {
+  const size_t n = rank.size();
+  std::vector<int> down(n, kInf), real(n, kInf);
+  down[dst] = 0;
+  auto best = [&](uint32_t v, const std::vector<int>& d, bool upward) {
+    int m = kInf;
+    for (const PortPeer& q : pm.ports(v)) {
+      if (q.connected() && up[q.link] && (rank[q.node] < rank[v]) == upward)
+        m = std::min(m, d[q.node]);
+    }
+    return m == kInf ? kInf : m + 1;
+  };
+  for (auto it = by_rank.rbegin(); it != by_rank.rend(); ++it) {
+    if (*it != dst) down[*it] = best(*it, down, false);
+  }
+  for (uint32_t v : by_rank) real[v] = down[v] != kInf ? down[v] : best(v, real, true);
+  Column c;
+  for (uint32_t v = 0; v < n; ++v) {
+    if (v != dst && down[v] != kInf) {
+      add_ports(
+          pm, up, v, [&](uint32_t u) { return rank[u] > rank[v] && down[u] == down[v] - 1; }, c);
+    } else if (v != dst && real[v] != kInf) {
+      add_ports(
+          pm, up, v, [&](uint32_t u) { return rank[u] < rank[v] && real[u] == real[v] - 1; }, c);
+    }
+    c.end_node();
+  }
+  return c;
+}
+
+// Orders nodes by key (then index) and runs up*/down* towards every host.
+ForwardingTables up_down_by_key(const Topology& topo, const std::vector<bool>& link_up,
+                                const std::vector<int>& key) {
+  std::vector<uint32_t> by_rank(topo.nodes.size()), rank(topo.nodes.size());
+  std::iota(by_rank.begin(), by_rank.end(), 0u);
+  std::sort(by_rank.begin(), by_rank.end(),
+            [&](uint32_t a, uint32_t b) { return key[a] != key[b] ? key[a] < key[b] : a < b; });
+  for (uint32_t r = 0; r < by_rank.size(); ++r) rank[by_rank[r]] = r;
+  const PortMap pm(topo);
+  std::vector<Column> cols;
+  for (uint32_t dst : topo.host_nodes())
+    cols.push_back(up_down_column(pm, link_up, by_rank, rank, dst));
+  return assemble(topo, pm, cols);
+}
+
+}  // namespace
+
+std::vector<bool> all_links_up(const Topology& topo) {
+  return std::vector<bool>(topo.links.size(), true);
+}
+
+ForwardingTables shortest_path_ecmp(const Topology& topo, const std::vector<bool>& link_up) {
+  check_mask(topo, link_up);
+  const detail::Graph g = detail::make_graph(topo, &link_up);
+  const PortMap pm(topo);
+  std::vector<Column> cols;
+  for (uint32_t dst : topo.host_nodes()) {
+    const std::vector<int> dist = detail::hop_distances(g, dst);
+    Column c;
+    for (uint32_t v = 0; v < topo.nodes.size(); ++v) {
+      if (dist[v] > 0)
+        add_ports(
+            pm, link_up, v, [&](uint32_t u) { return dist[u] == dist[v] - 1; }, c);
+      c.end_node();
+    }
+    cols.push_back(std::move(c));
+  }
+  return assemble(topo, pm, cols);
+}
+
+ForwardingTables up_down(const Topology& topo, const std::vector<bool>& link_up, uint32_t root) {
+  check_mask(topo, link_up);
+  if (root >= topo.nodes.size() || topo.nodes[root].kind != NodeKind::kSwitch) {
+    throw TopologyError("up_down: root " + std::to_string(root) + " is not a switch");
+  }
+  std::vector<int> level = detail::hop_distances(detail::make_graph(topo, &link_up), root);
+  for (int& l : level) {
+    if (l == detail::kUnreachable) l = kInf;  // cut off from the root: below everything
+  }
+  return up_down_by_key(topo, link_up, level);
+}
+
+ForwardingTables tiered_up_down(const Topology& topo, const std::vector<bool>& link_up) {
+  check_mask(topo, link_up);
+  std::vector<int> key;
+  for (const NodeSpec& n : topo.nodes) key.push_back(-n.tier);  // higher tier = nearer the top
+  return up_down_by_key(topo, link_up, key);
+}
+
+void apply_static_routes(ForwardingTables& t, const std::vector<StaticRoute>& routes) {
+  std::map<size_t, const StaticRoute*> replace;  // later routes win
+  for (const StaticRoute& r : routes) {
+    const std::string where =
+        "static route at node " + std::to_string(r.node) + " to host " + std::to_string(r.dst_host);
+    if (r.node >= t.num_nodes) throw TopologyError(where + ": no such node");
+    if (r.dst_host >= t.num_hosts) throw TopologyError(where + ": no such host");
+    for (PortIndex p : r.ports) {
+      if (p.value() >= t.port_counts[r.node]) {
+        throw TopologyError(where + ": port " + std::to_string(p.value()) +
+                            " does not exist (node has " + std::to_string(t.port_counts[r.node]) +
+                            " ports)");
+      }
+    }
+    replace[static_cast<size_t>(r.node) * t.num_hosts + r.dst_host] = &r;
+  }
+  std::vector<uint32_t> offsets{0};
+  std::vector<PortIndex> ports;
+  for (size_t e = 0; e + 1 < t.offsets.size(); ++e) {
+    auto it = replace.find(e);
+    if (it != replace.end()) {
+      ports.insert(ports.end(), it->second->ports.begin(), it->second->ports.end());
+    } else {
+      ports.insert(ports.end(), t.ports.begin() + t.offsets[e], t.ports.begin() + t.offsets[e + 1]);
+    }
+    offsets.push_back(static_cast<uint32_t>(ports.size()));
+  }
+  t.offsets = std::move(offsets);
+  t.ports = std::move(ports);
+}
+
+PortIndex ecmp_select(std::span<const PortIndex> hops, uint32_t flow_hash, uint64_t switch_salt) {
+  XOFF_CHECK(!hops.empty(), "ecmp_select needs at least one next hop");
+  // splitmix64's output function (Steele, Lea & Flood 2014): every input bit
+  // affects every output bit, so the low bits used by the modulo are well mixed.
+  uint64_t state = switch_salt ^ flow_hash;
+  const uint64_t mixed = sim::splitmix64_next(state);
+  return hops[mixed % hops.size()];
+}
+
+uint64_t ecmp_salt(uint64_t seed, std::string_view node_name) {
+  return sim::Rng(seed, node_name).next_u64();
+}
+
+}  // namespace xoff::models
