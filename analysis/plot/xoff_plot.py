@@ -1,0 +1,269 @@
+#!/usr/bin/env python3
+"""Pictures of one xoff results file (layout: analysis/results/schema.h).
+
+    python3 analysis/plot/xoff_plot.py RUN.h5 -o OUTDIR
+
+Writes, when the file has the data for them:
+  queue_depth.png     queue_bytes/* series over time
+  pause_timeline.png  paused intervals per (node, port, tc): XOFF..XON frames
+                      received in /events/pfc (else sent ones), else paused/* series
+  throughput.png      tx_gbps/* series over time
+  fct_cdf.png         flow completion time CDF per protocol, log x
+  topology.png        /topology, hosts at the bottom and tiers upward, with a
+                      recorded deadlock cycle drawn in red
+and prints the path of each file written. Exit status: 0 done, 1 missing
+Python packages, 2 the file is missing or is not an xoff results file.
+"""
+import argparse
+import os
+import re
+import sys
+
+try:
+    import numpy as np
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib.patches import FancyArrowPatch
+
+    sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from xoff_results import NotXoffResults, open_run, save, scenario, series, table
+except ImportError as err:  # pragma: no cover - depends on the machine
+    print(f"xoff_plot: {err}; {sys.executable} needs h5py and matplotlib "
+          "(Debian: apt-get install python3-h5py python3-matplotlib)", file=sys.stderr)
+    sys.exit(1)
+
+MAX_LINES = 12  # series per line plot; the largest are kept
+MAX_ROWS = 40   # rows in the pause timeline
+
+
+def line_plot(f, outdir, prefix, scale, ylabel, what, filename, rank):
+    found = series(f, prefix)
+    if not found:
+        return None
+    found.sort(key=lambda s: -rank(s[3]))
+    shown = found[:MAX_LINES]
+    fig, ax = plt.subplots(figsize=(9, 5))
+    for name, _, t_us, v in shown:
+        ax.plot(t_us, v * scale, label=name[len(prefix) + 1:], linewidth=1.2)
+    more = f" (largest {len(shown)} of {len(found)})" if len(found) > len(shown) else ""
+    ax.set_title(f"{what} — {scenario(f)}{more}")
+    ax.set_xlabel("time (µs)")
+    ax.set_ylabel(ylabel)
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize=8, loc="best")
+    return save(fig, outdir, filename)
+
+
+def plot_queue_depth(f, outdir):
+    return line_plot(f, outdir, "queue_bytes", 1e-3, "queue depth (KB)",
+                     "Queue depth", "queue_depth.png", np.max)
+
+
+def plot_throughput(f, outdir):
+    return line_plot(f, outdir, "tx_gbps", 1.0, "throughput (Gb/s)",
+                     "Throughput", "throughput.png", np.mean)
+
+
+def pause_intervals_from_pfc(f, end_us, sent):
+    """{"node pP tcC": [(start_us, length_us)]} from XOFF .. XON frames that ports
+    received (sent=False: the paused egress queue itself) or sent (sent=True)."""
+    pfc = table(f, "events/pfc")
+    if pfc is None:
+        return {}
+    rows = {}
+    order = np.argsort(pfc["time_ps"], kind="stable")
+    for i in order:
+        if bool(pfc["sent"][i]) != sent:
+            continue
+        key = f"{pfc['node'][i]} p{pfc['port'][i]} tc{pfc['traffic_class'][i]}"
+        rows.setdefault(key, []).append((pfc["time_ps"][i] / 1e6, int(pfc["quanta"][i])))
+    return {key: runs(frames, end_us) for key, frames in rows.items()}
+
+
+def natural(text):
+    """Sort key that puts sw2 before sw10."""
+    return [int(p) if p.isdigit() else p for p in re.split(r"(\d+)", text)]
+
+
+def runs(frames, end_us):
+    """Intervals between the first XOFF while running and the next XON."""
+    out, since = [], None
+    for t, quanta in frames:
+        if quanta > 0 and since is None:
+            since = t
+        elif quanta == 0 and since is not None:
+            out.append((since, t - since))
+            since = None
+    if since is not None:
+        out.append((since, max(end_us - since, 0)))
+    return out
+
+
+def pause_intervals_from_series(f, end_us):
+    out = {}
+    for name, _, t_us, v in series(f, "paused"):
+        frames = [(t, 1 if x > 0.5 else 0) for t, x in zip(t_us, v)]
+        out[" ".join(name.split("/")[1:])] = runs(frames, end_us)
+    return out
+
+
+def plot_pause_timeline(f, outdir):
+    end_us = f["meta"].attrs.get("sim_time_ps", 0) / 1e6
+    rows = pause_intervals_from_pfc(f, end_us, sent=False)
+    ylabel = "paused egress queue (node, port, class)"
+    if not rows:
+        rows = pause_intervals_from_pfc(f, end_us, sent=True)
+        ylabel = "port sending PAUSE (node, port, class)"
+    if not rows:
+        rows = pause_intervals_from_series(f, end_us)
+        ylabel = "paused queue (paused/* series)"
+    rows = {k: v for k, v in rows.items() if v}
+    if not rows:
+        return None
+    keys = sorted(rows, key=natural)[:MAX_ROWS]
+    fig, ax = plt.subplots(figsize=(9, max(3, 0.45 * len(keys) + 1.5)))
+    for y, key in enumerate(keys):
+        ax.broken_barh(rows[key], (y - 0.35, 0.7), facecolors="tab:orange")
+    ax.set_yticks(range(len(keys)))
+    ax.set_yticklabels(keys, fontsize=8)
+    ax.invert_yaxis()  # first queue on top
+    deadlock = table(f, "events/deadlock")
+    if deadlock is not None:
+        for t in deadlock["formed_ps"]:
+            ax.axvline(t / 1e6, color="red", linestyle="--", label="deadlock formed")
+        ax.legend(fontsize=8, loc="lower right")
+    ax.set_title(f"PFC pause timeline — {scenario(f)}")
+    ax.set_xlabel("time (µs)")
+    ax.set_ylabel(ylabel)
+    ax.set_xlim(0, max(end_us, max(s + w for k in keys for s, w in rows[k])))
+    ax.grid(True, axis="x", alpha=0.3)
+    return save(fig, outdir, "pause_timeline.png")
+
+
+def plot_fct_cdf(f, outdir):
+    flows = table(f, "flows")
+    if flows is None:
+        return None
+    fct_us = flows["fct_ps"] / 1e6
+    fig, ax = plt.subplots(figsize=(9, 5))
+    for protocol in sorted(set(flows["protocol"])):
+        x = np.sort(fct_us[flows["protocol"] == protocol])
+        y = np.arange(1, len(x) + 1) / len(x)
+        p50, p99 = np.percentile(x, [50, 99])
+        ax.step(x, y, where="post",
+                label=f"{protocol}: {len(x)} flows, p50 {p50:.1f} µs, p99 {p99:.1f} µs")
+    ax.set_xscale("log")
+    ax.set_ylim(0, 1.02)
+    ax.set_title(f"Flow completion time CDF — {scenario(f)}")
+    ax.set_xlabel("flow completion time (µs, log scale)")
+    ax.set_ylabel("fraction of flows")
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=8, loc="lower right")
+    return save(fig, outdir, "fct_cdf.png")
+
+
+def layout(nodes, links):
+    """{name: (x, y)}: y = tier; within a tier nodes spread evenly, hosts ordered
+    under the switch they attach to so that their links do not cross."""
+    tiers = {}
+    for name, tier in zip(nodes["name"], nodes["tier"]):
+        tiers.setdefault(int(tier), []).append(name)
+    width = max(len(v) for v in tiers.values())
+    pos = {}
+    for tier in sorted(tiers, reverse=True):
+        names = tiers[tier]
+        if tier == 0:
+            names = sorted(names, key=lambda n: neighbour_x(n, links, pos))
+        step = width / len(names)
+        for i, name in enumerate(names):
+            pos[name] = (step * (i + 0.5), float(tier))
+    return pos
+
+
+def neighbour_x(name, links, pos):
+    xs = [pos[b][0] for a, b in zip(links["a"], links["b"]) if a == name and b in pos]
+    xs += [pos[a][0] for a, b in zip(links["a"], links["b"]) if b == name and a in pos]
+    return sum(xs) / len(xs) if xs else 0.0
+
+
+def draw_link(ax, p, q, step, **style):
+    """A straight line, except between same-tier nodes that are not neighbours (a
+    ring's closing link): an arc above the tier, clear of the nodes in between."""
+    rad = 0.0
+    if p[1] == q[1] and abs(q[0] - p[0]) > 1.5 * step:
+        rad = -0.25 if q[0] > p[0] else 0.25  # arc3 bends right of p->q for rad > 0
+    ax.add_patch(FancyArrowPatch(p, q, connectionstyle=f"arc3,rad={rad}",
+                                 shrinkA=12, shrinkB=12, **style))
+
+
+def deadlock_cycle(f):
+    deadlock = table(f, "events/deadlock")
+    if deadlock is None:
+        return [], ""
+    members = deadlock["members"][0]
+    return [m.split(":")[0] for m in members.split(" -> ")], members
+
+
+def plot_topology(f, outdir):
+    nodes, links = table(f, "topology/nodes"), table(f, "topology/links")
+    if nodes is None:
+        return None
+    links = links or {"a": [], "b": []}
+    pos = layout(nodes, links)
+    step = min(abs(p[0] - q[0]) for p in pos.values() for q in pos.values()
+               if p[1] == q[1] and p != q) if len(pos) > 1 else 1.0
+    fig, ax = plt.subplots(figsize=(9, 5))
+    for a, b in zip(links["a"], links["b"]):
+        draw_link(ax, pos[a], pos[b], step, arrowstyle="-", color="0.55", linewidth=1.2)
+    cycle, members = deadlock_cycle(f)
+    for a, b in zip(cycle, cycle[1:] + cycle[:1]):
+        if a in pos and b in pos and a != b:
+            draw_link(ax, pos[a], pos[b], step, arrowstyle="-|>", mutation_scale=18,
+                      color="red", linewidth=2.5)
+    for name, kind in zip(nodes["name"], nodes["kind"]):
+        x, y = pos[name]
+        host = kind == "host"
+        ax.scatter([x], [y], s=260 if host else 520, marker="s" if host else "o", zorder=3,
+                   color="0.75" if host else "tab:blue",
+                   edgecolors="red" if name in cycle else "black", linewidths=2)
+        ax.annotate(name, (x, y), xytext=(0, -20 if host else 18), textcoords="offset points",
+                    ha="center", fontsize=8)
+    tiers = sorted(set(int(t) for t in nodes["tier"]))
+    ax.set_yticks(tiers)
+    ax.set_ylim(min(tiers) - 0.6, max(tiers) + 1.0)  # room for arcs above the top tier
+    ax.set_xticks([])
+    ax.set_xlabel("nodes of each tier, left to right")
+    ax.set_ylabel("tier (0 = hosts)")
+    title = f"Topology — {scenario(f)}"
+    ax.set_title(title + (f"\ndeadlock cycle (red): {members}" if members else ""))
+    return save(fig, outdir, "topology.png")
+
+
+PLOTS = [plot_queue_depth, plot_pause_timeline, plot_throughput, plot_fct_cdf, plot_topology]
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description="Plot an xoff results file.")
+    parser.add_argument("run", help="results file written by `xoff run` (.h5)")
+    parser.add_argument("-o", "--outdir", help="directory for the PNGs (default: RUN_plots)")
+    args = parser.parse_args(argv)
+    try:
+        f = open_run(args.run)
+    except NotXoffResults as err:
+        print(f"xoff_plot: {err}", file=sys.stderr)
+        return 2
+    outdir = args.outdir or os.path.splitext(args.run)[0] + "_plots"
+    os.makedirs(outdir, exist_ok=True)
+    with f:
+        written = [p for p in (plot(f, outdir) for plot in PLOTS) if p]
+    if not written:
+        print(f"xoff_plot: {args.run}: nothing to plot (no series, events, flows or topology)",
+              file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,191 @@
+#include "analysis/results/h5_reader.h"
+
+#include <filesystem>
+
+#include "analysis/results/h5_io.h"
+#include "analysis/results/h5_read_tables.h"
+#include "analysis/results/schema.h"
+
+namespace xoff::analysis {
+namespace {
+
+using detail::TableReader;
+using sim::Duration;
+using sim::Time;
+
+h5::Handle open_results_file(const std::string& path) {
+  if (!std::filesystem::exists(path)) throw ResultsError("", "no such file");
+  if (H5Fis_hdf5(path.c_str()) <= 0) throw ResultsError("", "not an HDF5 file");
+  h5::Handle file(h5::check_id(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), "open file"),
+                  H5Fclose);
+  const bool tagged = h5::has_link(file, schema::meta::kGroup) && [&] {
+    const h5::Handle g = h5::open_group(file, schema::meta::kGroup);
+    return h5::has_attr(g, schema::meta::kFormatAttr) &&
+           h5::read_string_attr(g, schema::meta::kFormatAttr) == schema::kFormat;
+  }();
+  if (!tagged) throw ResultsError("", "not an xoff results file (no /meta@format)");
+  return file;
+}
+
+uint32_t schema_version(hid_t file) {
+  const h5::Handle g = h5::open_group(file, schema::meta::kGroup);
+  const auto version = h5::read_attr<uint32_t>(g, schema::meta::kSchemaVersion);
+  if (version > schema::kVersion) {
+    throw ResultsError("", "schema_version " + std::to_string(version) +
+                               " is newer than this xoff reads (" +
+                               std::to_string(schema::kVersion) + ")");
+  }
+  return version;
+}
+
+RunMetadata read_meta(hid_t file) {
+  namespace m = schema::meta;
+  const h5::Handle g = h5::open_group(file, m::kGroup);
+  RunMetadata meta;
+  meta.xoff_version = h5::read_string_attr(g, m::kXoffVersion);
+  meta.scenario_name = h5::read_string_attr(g, m::kScenarioName);
+  meta.scenario_text = h5::read_string_attr(g, m::kScenarioText);
+  meta.seed = h5::read_attr<uint64_t>(g, m::kSeed);
+  meta.fingerprint = h5::read_attr<uint64_t>(g, m::kFingerprint);
+  meta.events = h5::read_attr<uint64_t>(g, m::kEvents);
+  meta.sim_time = Time::from_ps(h5::read_attr<int64_t>(g, m::kSimTime));
+  meta.wall_seconds = h5::read_attr<double>(g, m::kWallSeconds);
+  return meta;
+}
+
+std::vector<models::FlowRecord> read_flows(hid_t file) {
+  TableReader t(file, schema::flows::kGroup);
+  const auto id = t.get<uint32_t>("flow_id");
+  const auto name = t.strings("name");
+  const auto protocol = t.strings("protocol");
+  const auto src = t.get<uint32_t>("src_host");
+  const auto dst = t.get<uint32_t>("dst_host");
+  const auto tc = t.get<uint8_t>("traffic_class");
+  const auto size = t.get<int64_t>("size_bytes");
+  const auto start = t.get<int64_t>("start_ps");
+  const auto finish = t.get<int64_t>("finish_ps");
+  const auto ideal = t.get<int64_t>("ideal_fct_ps");
+  const auto retx = t.get<int64_t>("retransmitted_bytes");
+  std::vector<models::FlowRecord> flows(t.rows());
+  for (size_t i = 0; i < flows.size(); ++i) {
+    flows[i] = {id[i],
+                name[i],
+                protocol[i],
+                src[i],
+                dst[i],
+                tc[i],
+                size[i],
+                Time::from_ps(start[i]),
+                Time::from_ps(finish[i]),
+                Duration::ps(ideal[i]),
+                retx[i]};
+  }
+  return flows;
+}
+
+std::vector<models::CollectiveRecord> read_collectives(hid_t file) {
+  TableReader t(file, schema::collectives::kGroup);
+  const auto name = t.strings("name");
+  const auto algorithm = t.strings("algorithm");
+  const auto ranks = t.get<uint32_t>("ranks");
+  const auto size = t.get<int64_t>("size_bytes");
+  const auto start = t.get<int64_t>("start_ps");
+  const auto finish = t.get<int64_t>("finish_ps");
+  const auto ideal = t.get<int64_t>("ideal_ps");
+  std::vector<models::CollectiveRecord> cs(t.rows());
+  for (size_t i = 0; i < cs.size(); ++i) {
+    cs[i] = {name[i],
+             algorithm[i],
+             ranks[i],
+             size[i],
+             Time::from_ps(start[i]),
+             Time::from_ps(finish[i]),
+             Duration::ps(ideal[i]),
+             {}};
+  }
+  TableReader s(file, schema::collectives::kStepsGroup);
+  const auto owner = s.get<uint32_t>("collective");
+  const auto duration = s.get<int64_t>("duration_ps");
+  for (size_t i = 0; i < s.rows(); ++i) {
+    if (owner[i] >= cs.size()) throw ResultsError("", "collective step for a missing row");
+    cs[owner[i]].step_times.push_back(Duration::ps(duration[i]));
+  }
+  return cs;
+}
+
+std::vector<models::QueueCounters> read_queues(hid_t file) {
+  TableReader t(file, schema::counters::kQueues);
+  const auto node = t.strings("node");
+  const auto port = t.get<uint16_t>("port");
+  const auto tc = t.get<uint8_t>("traffic_class");
+  const auto tx_packets = t.get<int64_t>("tx_packets");
+  const auto tx_bytes = t.get<int64_t>("tx_bytes");
+  const auto ecn = t.get<int64_t>("ecn_marked");
+  const auto dropped = t.get<int64_t>("dropped_packets");
+  const auto peak = t.get<int64_t>("peak_bytes");
+  const auto pause_sent = t.get<int64_t>("pause_sent");
+  const auto pause_received = t.get<int64_t>("pause_received");
+  const auto paused = t.get<int64_t>("paused_time_ps");
+  std::vector<models::QueueCounters> qs(t.rows());
+  for (size_t i = 0; i < qs.size(); ++i) {
+    qs[i] = {node[i],
+             port[i],
+             tc[i],
+             tx_packets[i],
+             tx_bytes[i],
+             ecn[i],
+             dropped[i],
+             peak[i],
+             pause_sent[i],
+             pause_received[i],
+             Duration::ps(paused[i])};
+  }
+  return qs;
+}
+
+std::vector<models::DropCounters> read_drops(hid_t file) {
+  TableReader t(file, schema::counters::kDrops);
+  const auto node = t.strings("node");
+  const auto reason = t.strings("reason");
+  const auto packets = t.get<int64_t>("packets");
+  const auto bytes = t.get<int64_t>("bytes");
+  std::vector<models::DropCounters> ds(t.rows());
+  for (size_t i = 0; i < ds.size(); ++i) ds[i] = {node[i], reason[i], packets[i], bytes[i]};
+  return ds;
+}
+
+}  // namespace
+
+RunData read_results(const std::string& path) {
+  const h5::QuietErrors quiet;
+  try {
+    const h5::Handle file = open_results_file(path);
+    (void)schema_version(file);
+    RunData run;
+    run.meta = read_meta(file);
+    run.flows = read_flows(file);
+    run.collectives = read_collectives(file);
+    run.queues = read_queues(file);
+    run.drops = read_drops(file);
+    run.pfc_events = detail::read_pfc(file);
+    run.watchdog_events = detail::read_watchdog(file);
+    run.deadlocks = detail::read_deadlocks(file);
+    run.series = detail::read_series(file);
+    detail::read_topology(file, run);
+    return run;
+  } catch (const ResultsError& e) {
+    throw ResultsError(path, e.what_failed());
+  }
+}
+
+uint32_t read_schema_version(const std::string& path) {
+  const h5::QuietErrors quiet;
+  try {
+    const h5::Handle file = open_results_file(path);
+    return schema_version(file);
+  } catch (const ResultsError& e) {
+    throw ResultsError(path, e.what_failed());
+  }
+}
+
+}  // namespace xoff::analysis
