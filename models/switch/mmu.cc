@@ -1,0 +1,162 @@
+#include "models/switch/mmu.h"
+
+#include <algorithm>
+#include <string>
+
+#include "sim/check.h"
+
+namespace xoff::models {
+
+void Mmu::add_port() {
+  XOFF_CHECK(empty(), "MMU: ports must be wired before traffic");
+  pgs_.resize(pgs_.size() + kNumClasses);
+  egress_.resize(egress_.size() + kNumClasses);
+  shared_pool_ = shared_pool_bytes(cfg_, num_ports());
+  headroom_pool_ = headroom_partition_bytes(cfg_, num_ports());
+  pooled_headroom_ = cfg_.headroom_oversubscription >= 1;
+  XOFF_CHECK(shared_pool_ > 0, "MMU: reserves and headroom of " + std::to_string(num_ports()) +
+                                   " ports leave no shared pool in " +
+                                   std::to_string(cfg_.total.count()) + " B");
+}
+
+int64_t Mmu::ingress_threshold(int pg) const {
+  const PgConfig& c = cfg_.pg[pg];
+  if (c.alpha == 0) return c.static_limit.count();
+  const int64_t free = std::max<int64_t>(0, shared_pool_ - totals_.shared);
+  return static_cast<int64_t>(c.alpha * static_cast<double>(free));
+}
+
+int64_t Mmu::egress_threshold(int tc) const {
+  const EgressQueueConfig& c = cfg_.egress[tc];
+  if (c.alpha == 0) return c.static_limit.count();
+  const int64_t free = std::max<int64_t>(0, shared_pool_ - totals_.shared);
+  return static_cast<int64_t>(c.alpha * static_cast<double>(free));
+}
+
+bool Mmu::shared_fits(const PgState& s, int pg, int64_t bytes) const {
+  return s.shared < ingress_threshold(pg) && totals_.shared + bytes <= shared_pool_;
+}
+
+bool Mmu::headroom_fits(const PgState& s, int pg, int64_t bytes) const {
+  if (s.headroom + bytes > cfg_.pg[pg].headroom.count()) return false;
+  return !pooled_headroom_ || totals_.headroom + bytes <= headroom_pool_;
+}
+
+Mmu::Admission Mmu::admit(size_t in, int pg, size_t out, int tc, int64_t bytes) {
+  PgState& s = pgs_[in * kNumClasses + pg];
+  Admission a;
+  if (cfg_.pg[pg].lossless) {
+    a = admit_lossless(s, pg, bytes);
+  } else {
+    a.verdict = admit_lossy(s, pg, out, tc, bytes);
+  }
+  if (a.verdict == Verdict::kAdmit) {
+    egress_[out * kNumClasses + tc] += bytes;
+    totals_.egress += bytes;
+  } else {
+    ++s.drops;
+  }
+  check();
+  return a;
+}
+
+// Reserve, then (in XOFF) headroom, then shared up to the threshold; the packet
+// that reaches the threshold, or finds no room below it, puts the PG in XOFF.
+Mmu::Admission Mmu::admit_lossless(PgState& s, int pg, int64_t bytes) {
+  Admission a;
+  if (s.reserved + bytes <= cfg_.pg[pg].reserved.count()) {
+    charge(s, &s.reserved, &totals_.reserved, bytes);
+    return a;
+  }
+  if (!s.xoff && shared_fits(s, pg, bytes)) {
+    charge(s, &s.shared, &totals_.shared, bytes);
+    if (s.shared >= ingress_threshold(pg)) a.send_xoff = s.xoff = true;
+    return a;
+  }
+  if (!s.xoff) a.send_xoff = s.xoff = true;
+  if (headroom_fits(s, pg, bytes)) {
+    charge(s, &s.headroom, &totals_.headroom, bytes);
+  } else {
+    a.verdict = Verdict::kLosslessViolation;
+  }
+  return a;
+}
+
+Mmu::Verdict Mmu::admit_lossy(PgState& s, int pg, size_t out, int tc, int64_t bytes) {
+  int64_t* field = &s.reserved;
+  int64_t* total = &totals_.reserved;
+  if (s.reserved + bytes > cfg_.pg[pg].reserved.count()) {
+    if (!shared_fits(s, pg, bytes)) return Verdict::kLossyIngress;
+    field = &s.shared;
+    total = &totals_.shared;
+  }
+  if (egress_[out * kNumClasses + tc] >= egress_threshold(tc)) return Verdict::kLossyEgress;
+  charge(s, field, total, bytes);
+  return Verdict::kAdmit;
+}
+
+void Mmu::charge(PgState& s, int64_t* field, int64_t* total, int64_t bytes) {
+  *field += bytes;
+  *total += bytes;
+  note_peaks(s);
+}
+
+void Mmu::note_peaks(PgState& s) {
+  s.peak_shared = std::max(s.peak_shared, s.shared);
+  s.peak_headroom = std::max(s.peak_headroom, s.headroom);
+  totals_.peak_shared = std::max(totals_.peak_shared, totals_.shared);
+  totals_.peak_headroom = std::max(totals_.peak_headroom, totals_.headroom);
+  totals_.peak_total =
+      std::max(totals_.peak_total, totals_.reserved + totals_.shared + totals_.headroom);
+}
+
+bool Mmu::release(size_t in, int pg, size_t out, int tc, int64_t bytes) {
+  PgState& s = pgs_[in * kNumClasses + pg];
+  int64_t left = bytes;
+  for (auto [field, total] : {std::pair{&s.headroom, &totals_.headroom},
+                              std::pair{&s.shared, &totals_.shared},
+                              std::pair{&s.reserved, &totals_.reserved}}) {
+    const int64_t take = std::min(left, *field);
+    *field -= take;
+    *total -= take;
+    left -= take;
+  }
+  XOFF_CHECK(left == 0, "MMU: released more bytes than the PG holds");
+  int64_t& q = egress_[out * kNumClasses + tc];
+  q -= bytes;
+  totals_.egress -= bytes;
+  XOFF_CHECK(q >= 0, "MMU: negative egress queue bytes");
+  check();
+  return try_xon(in, pg);
+}
+
+bool Mmu::xon_condition(const PgState& s, int pg) const {
+  const int64_t above = s.shared + s.headroom;
+  return above == 0 || above <= ingress_threshold(pg) - cfg_.pg[pg].xon_offset.count();
+}
+
+bool Mmu::try_xon(size_t in, int pg) {
+  PgState& s = pgs_[in * kNumClasses + pg];
+  if (!s.xoff || !xon_condition(s, pg)) return false;
+  s.xoff = false;
+  return true;
+}
+
+bool Mmu::empty() const {
+  return totals_.reserved == 0 && totals_.shared == 0 && totals_.headroom == 0 &&
+         totals_.egress == 0;
+}
+
+void Mmu::check() const {
+  XOFF_CHECK(totals_.reserved >= 0 && totals_.shared >= 0 && totals_.headroom >= 0 &&
+                 totals_.egress >= 0,
+             "MMU: negative occupancy");
+  XOFF_CHECK(totals_.reserved + totals_.shared + totals_.headroom <= cfg_.total.count(),
+             "MMU: reserved + shared + headroom exceeds the buffer");
+  XOFF_CHECK(totals_.shared <= shared_pool_, "MMU: shared pool overfull");
+  XOFF_CHECK(totals_.headroom <= headroom_pool_, "MMU: headroom partition overfull");
+  XOFF_CHECK(totals_.egress == totals_.reserved + totals_.shared + totals_.headroom,
+             "MMU: egress and ingress accounting disagree");
+}
+
+}  // namespace xoff::models

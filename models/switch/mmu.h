@@ -1,0 +1,120 @@
+#pragma once
+// The shared-buffer memory management unit of one switch, modelled on Broadcom
+// (Trident/Tomahawk "MMU") and Mellanox Spectrum shared buffers.
+//
+// Partition of the buffer B (bytes), fixed once the ports are known:
+//   B = reserved (min per (port, PG)) + headroom partition + shared pool.
+// The headroom partition is the sum of the per-(port, lossless PG) headrooms, or
+// that sum / oversubscription ratio when headroom is a shared pool.
+//
+// Ingress accounting per (port, PG). An arriving packet is charged, in order:
+//   1. reserved, if the PG's reserve still has room for it;
+//   2. lossless PG in XOFF: headroom (per-PG cap, and the pool cap if pooled);
+//   3. shared, if the PG's shared bytes are below its threshold and the pool
+//      has room. Threshold = alpha x (shared pool free) (dynamic threshold,
+//      Choudhury & Hahne, "Dynamic queue length thresholds for shared-memory
+//      packet switches", IEEE/ACM ToN 1998), or a static limit (alpha == 0).
+//      With S congested PGs each settles at alpha x P / (1 + alpha x S), P the
+//      pool size.
+//   4. otherwise a lossless PG goes to XOFF (the packet to headroom) and a
+//      lossy PG drops (lossy_ingress). A lossless packet that finds no
+//      headroom is dropped as a lossless violation.
+// A lossless PG also goes to XOFF when a packet charged to shared brings it to
+// its threshold ("crosses" it). It returns to XON when its bytes above the
+// reserve fall to threshold - xon_offset (or to zero).
+//
+// Egress accounting per (port, queue), every data packet: a lossy queue at or
+// above alpha_e x (shared pool free) drops arrivals (lossy_egress); lossless
+// queues are never dropped at egress (802.1Qbb relies on the ingress side).
+//
+// Release is by counts, not per-packet records: a dequeued packet frees its
+// bytes from the PG's headroom first, then shared, then reserved (the reverse of
+// the charging order, as Broadcom's cell counters do), so a Packet only needs
+// its ingress port and PG (Packet::in_port, Packet::pg).
+//
+// Invariants, checked on every charge and release (always on): no counter is
+// negative; reserved + shared + headroom <= B; egress bytes == ingress bytes.
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "models/switch/switch_config.h"
+
+namespace xoff::models {
+
+struct PgState {
+  int64_t reserved = 0;  // bytes charged to the (port, PG) reserve
+  int64_t shared = 0;    // bytes charged to the shared pool
+  int64_t headroom = 0;  // bytes charged to headroom (lossless only)
+  int64_t peak_shared = 0;
+  int64_t peak_headroom = 0;
+  int64_t drops = 0;     // packets dropped at this PG (ingress reasons)
+  bool xoff = false;     // lossless: PAUSE in force towards the upstream
+};
+
+struct MmuTotals {
+  int64_t reserved = 0;  // sum over PGs
+  int64_t shared = 0;
+  int64_t headroom = 0;
+  int64_t egress = 0;    // sum over egress queues (== reserved + shared + headroom)
+  int64_t peak_shared = 0;
+  int64_t peak_headroom = 0;
+  int64_t peak_total = 0;
+};
+
+class Mmu {
+ public:
+  enum class Verdict : uint8_t { kAdmit, kLossyIngress, kLossyEgress, kLosslessViolation };
+  struct Admission {
+    Verdict verdict = Verdict::kAdmit;
+    bool send_xoff = false;  // the PG just entered XOFF: send PAUSE upstream
+  };
+
+  explicit Mmu(const MmuConfig& cfg) : cfg_(cfg) {}
+
+  // A port was wired: grows the state and repartitions the buffer. Aborts if
+  // reserves and headroom no longer fit in B (validate() the config first).
+  void add_port();
+  size_t num_ports() const { return pgs_.size() / kNumClasses; }
+
+  // Ingress and egress admission of `bytes` from (in, pg) to (out, tc); charges
+  // them when admitted.
+  Admission admit(size_t in, int pg, size_t out, int tc, int64_t bytes);
+  // The packet left queue (out, tc). Returns true when (in, pg) just left XOFF.
+  bool release(size_t in, int pg, size_t out, int tc, int64_t bytes);
+  // Re-evaluates XON for (in, pg) (thresholds move as other PGs drain). Returns
+  // true when it just left XOFF.
+  bool try_xon(size_t in, int pg);
+
+  int64_t ingress_threshold(int pg) const;  // shared bytes a (port, pg) may hold now
+  int64_t egress_threshold(int tc) const;   // bytes a lossy (port, tc) queue may hold now
+  const PgState& pg(size_t port, int pg) const { return pgs_[port * kNumClasses + pg]; }
+  int64_t egress_bytes(size_t port, int tc) const { return egress_[port * kNumClasses + tc]; }
+  const MmuTotals& totals() const { return totals_; }
+  int64_t shared_pool() const { return shared_pool_; }
+  int64_t headroom_pool() const { return headroom_pool_; }
+  const MmuConfig& config() const { return cfg_; }
+  // Nothing is charged anywhere.
+  bool empty() const;
+  // The always-on invariant check (also run on every charge and release).
+  void check() const;
+
+ private:
+  bool shared_fits(const PgState& s, int pg, int64_t bytes) const;
+  bool headroom_fits(const PgState& s, int pg, int64_t bytes) const;
+  Admission admit_lossless(PgState& s, int pg, int64_t bytes);
+  Verdict admit_lossy(PgState& s, int pg, size_t out, int tc, int64_t bytes);
+  bool xon_condition(const PgState& s, int pg) const;
+  void charge(PgState& s, int64_t* field, int64_t* total, int64_t bytes);
+  void note_peaks(PgState& s);
+
+  MmuConfig cfg_;
+  std::vector<PgState> pgs_;      // [port * 8 + pg]
+  std::vector<int64_t> egress_;   // [port * 8 + tc]
+  MmuTotals totals_;
+  int64_t shared_pool_ = 0;
+  int64_t headroom_pool_ = 0;     // size of the shared headroom pool (pooled mode)
+  bool pooled_headroom_ = false;
+};
+
+}  // namespace xoff::models

@@ -1,0 +1,152 @@
+#include "models/switch/switch.h"
+
+#include <algorithm>
+
+#include "sim/check.h"
+
+namespace xoff::models {
+
+uint8_t Switch::lossless_mask(const SwitchConfig& cfg) {
+  const std::vector<std::string> problems = validate(cfg, 0);
+  XOFF_CHECK(problems.empty(), "switch config: " + (problems.empty() ? std::string() : problems[0]));
+  uint8_t m = 0;
+  for (int tc = 0; tc < kNumClasses; ++tc) {
+    if (cfg.mmu.pg[cfg.classification.tc_to_pg[tc]].lossless) m = static_cast<uint8_t>(m | (1u << tc));
+  }
+  return m;
+}
+
+Switch::Switch(Network& net, NodeId id, std::string name, const SwitchConfig& cfg)
+    : Node(id, std::move(name)),
+      net_(net),
+      cfg_(cfg),
+      lossless_mask_(lossless_mask(cfg)),
+      mmu_(cfg.mmu),
+      pfc_(net, *this, mmu_, cfg.pfc, cfg.classification),
+      watchdog_(net, *this, cfg.watchdog, lossless_mask_),
+      ecn_(cfg.ecn, cfg.seed, this->name()),
+      route_timer_(net.sim(), *this, 0) {}
+
+void Switch::on_port_added(EgressPort& p) {
+  mmu_.add_port();
+  pfc_.add_port();
+  watchdog_.add_port();
+  p.set_scheduler(cfg_.scheduler);
+  p.set_response_delay(cfg_.pfc.response_delay);
+}
+
+void Switch::set_route(uint32_t dst_host, std::vector<PortIndex> ports) {
+  for (PortIndex p : ports) {
+    XOFF_CHECK(p.value() < num_ports(), name() + ": route to host " + std::to_string(dst_host) +
+                                            " uses port " + std::to_string(p.value()) +
+                                            ", which does not exist");
+  }
+  routes_.set(dst_host, ports);
+}
+
+void Switch::install_routes_at(sim::Time at, RouteTable table) {
+  XOFF_CHECK(at >= net_.sim().now(), name() + ": route install in the past");
+  XOFF_CHECK(table.port_bound() <= num_ports(), name() + ": installed route uses a missing port");
+  auto pos = std::upper_bound(pending_.begin(), pending_.end(), at,
+                              [](sim::Time t, const PendingRoutes& r) { return t < r.at; });
+  pending_.insert(pos, PendingRoutes{at, std::move(table)});
+  route_timer_.arm_at(pending_.front().at);
+}
+
+void Switch::handle_event(uint64_t) {
+  const sim::Time now = net_.sim().now();
+  size_t n = 0;
+  while (n < pending_.size() && pending_[n].at <= now) {
+    routes_ = std::move(pending_[n].table);
+    ++counters_.routes_installed;
+    ++n;
+  }
+  pending_.erase(pending_.begin(), pending_.begin() + static_cast<std::ptrdiff_t>(n));
+  if (!pending_.empty()) route_timer_.arm_at(pending_.front().at);
+}
+
+void Switch::classify(Packet& p) const {
+  const ClassificationConfig& c = cfg_.classification;
+  p.tc = c.trust == ClassificationConfig::Trust::kDscp ? c.dscp_to_tc[p.dscp & 63]
+                                                        : c.pcp_to_tc[p.pcp & 7];
+  p.pg = c.tc_to_pg[p.tc];
+}
+
+void Switch::receive(Packet& p, PortIndex ingress) {
+  if (p.kind == PacketKind::kPause) {
+    receive_pause(p, ingress);
+    return;
+  }
+  if (p.ttl <= 1) {
+    drop(p, DropReason::kTtl, nullptr);
+    return;
+  }
+  --p.ttl;
+  const auto group = routes_.lookup(p.dst);
+  if (group.empty()) {
+    drop(p, DropReason::kNoRoute, nullptr);
+    return;
+  }
+  admit(p, ingress, ecmp_pick(group, p.hash, salt_));
+}
+
+void Switch::admit(Packet& p, PortIndex ingress, PortIndex out) {
+  classify(p);
+  p.in_port = ingress.value();
+  EgressPort& q = port(out);
+  if (watchdog_.dropping(out, p.tc)) {
+    drop(p, DropReason::kWatchdog, &q);
+    return;
+  }
+  if (!q.link_up()) {  // the port drops it (link_down); nothing is charged
+    q.enqueue(p);
+    return;
+  }
+  const Mmu::Admission a = mmu_.admit(ingress.value(), p.pg, out.value(), p.tc, p.size.count());
+  if (a.send_xoff) pfc_.send_xoff(ingress, p.pg);
+  switch (a.verdict) {
+    case Mmu::Verdict::kAdmit: break;
+    case Mmu::Verdict::kLossyIngress: drop(p, DropReason::kLossyIngress, &q); return;
+    case Mmu::Verdict::kLossyEgress: drop(p, DropReason::kLossyEgress, &q); return;
+    case Mmu::Verdict::kLosslessViolation: drop(p, DropReason::kLosslessViolation, &q); return;
+  }
+  if (!ecn_.at_dequeue()) mark_ecn(q, p);
+  ++counters_.forwarded;
+  q.enqueue(p);
+}
+
+void Switch::on_dequeue(PortIndex out, Packet& p) {
+  if (mmu_.release(p.in_port, p.pg, out.value(), p.tc, p.size.count())) {
+    pfc_.send_xon(PortIndex(p.in_port), p.pg);
+  }
+  if (ecn_.at_dequeue()) mark_ecn(port(out), p);
+}
+
+// At enqueue the queue excludes the arriving packet; at dequeue it excludes the
+// departing one: either way, the bytes the packet sees ahead of or behind it.
+void Switch::mark_ecn(EgressPort& q, Packet& p) {
+  if (!p.ecn_capable || p.ce) return;
+  if (ecn_.decide(p.tc, q.queued_bytes(p.tc))) {
+    p.ce = true;
+    ++q.counters().ecn_marked[p.tc];
+  }
+}
+
+void Switch::receive_pause(Packet& p, PortIndex ingress) {
+  port(ingress).receive_pause(p);
+  ++counters_.pause_received;
+  for (int tc = 0; tc < kNumClasses; ++tc) {
+    if (!((p.pause_enable >> tc) & 1)) continue;
+    net_.recorder().pfc_event(PfcEventRecord{net_.sim().now(), name(), ingress.value(),
+                                             static_cast<uint8_t>(tc), false, p.pause_quanta[tc]});
+  }
+  watchdog_.on_pause_received();
+  net_.consume(p);
+}
+
+void Switch::drop(Packet& p, DropReason why, EgressPort* queue) {
+  if (queue != nullptr) ++queue->counters().dropped[p.tc];
+  net_.drop(p, why, *this);
+}
+
+}  // namespace xoff::models

@@ -1,0 +1,98 @@
+#pragma once
+// An Ethernet switch of a lossless fabric: classification, forwarding with
+// ECMP, a shared-buffer MMU with PFC generation, ECN marking, a PFC watchdog,
+// and per-port SP/DWRR egress scheduling (models/core EgressPort).
+//
+// Per-packet path (receive, last bit in): PAUSE frames pause the ingress port's
+// own egress (802.1Qbb receive side) and are consumed. Other packets: TTL
+// decrement (0 -> drop ttl: routing loops end here), lookup by destination host
+// ordinal (no entry -> drop no_route), ECMP pick by hash(flow hash, salt),
+// classification (trust DSCP or PCP -> traffic class -> priority group),
+// watchdog drop for a stormed queue, MMU admission (lossy_ingress,
+// lossy_egress, lossless_violation; XOFF upstream when a lossless PG crosses its
+// threshold), ECN at enqueue, egress queue. On dequeue the MMU releases the
+// bytes (XON when the PG falls below threshold - hysteresis) and ECN may mark
+// at dequeue instead. Nothing on this path allocates or looks up a map.
+//
+// Routes can be replaced at a given time (install_routes_at): after a failure
+// the builder computes new tables and installs them after the convergence
+// delay; the stale table forwards meanwhile (transient loops, black holes).
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "models/core/network.h"
+#include "models/core/node.h"
+#include "models/switch/ecn.h"
+#include "models/switch/mmu.h"
+#include "models/switch/pfc.h"
+#include "models/switch/route_table.h"
+#include "models/switch/switch_config.h"
+#include "models/switch/watchdog.h"
+#include "sim/timer.h"
+
+namespace xoff::models {
+
+struct SwitchCounters {
+  int64_t forwarded = 0;         // data packets handed to an egress queue
+  int64_t pause_received = 0;    // PFC frames received (XOFF and XON)
+  int64_t routes_installed = 0;  // tables applied by install_routes_at
+};
+
+class Switch final : public Node, private sim::EventHandler {
+ public:
+  Switch(Network& net, NodeId id, std::string name, const SwitchConfig& cfg);
+
+  // Forwarding entry for destination host `dst_host` (empty = black hole).
+  // Ports must already be wired.
+  void set_route(uint32_t dst_host, std::vector<PortIndex> ports);
+  // Replaces the whole table at time `at` (>= now); earlier installs apply first.
+  void install_routes_at(sim::Time at, RouteTable table);
+  const RouteTable& routes() const { return routes_; }
+  void set_ecmp_salt(uint64_t salt) { salt_ = salt; }
+  uint64_t ecmp_salt() const { return salt_; }
+
+  // Sets p.tc and p.pg from the trusted field and the maps.
+  void classify(Packet& p) const;
+  bool lossless_class(int tc) const { return (lossless_mask_ >> tc) & 1; }
+
+  void receive(Packet& p, PortIndex ingress) override;
+  void on_dequeue(PortIndex port, Packet& p) override;
+
+  const SwitchConfig& config() const { return cfg_; }
+  const Mmu& mmu() const { return mmu_; }
+  const PfcGenerator& pfc() const { return pfc_; }
+  const PfcWatchdog& watchdog() const { return watchdog_; }
+  EcnMarker& ecn() { return ecn_; }
+  const SwitchCounters& counters() const { return counters_; }
+
+ protected:
+  void on_port_added(EgressPort& p) override;
+
+ private:
+  void handle_event(uint64_t tag) override;  // route installation
+  void receive_pause(Packet& p, PortIndex ingress);
+  void admit(Packet& p, PortIndex ingress, PortIndex out);
+  void drop(Packet& p, DropReason why, EgressPort* queue);
+  void mark_ecn(EgressPort& port, Packet& p);
+  static uint8_t lossless_mask(const SwitchConfig& cfg);
+
+  Network& net_;
+  SwitchConfig cfg_;
+  uint8_t lossless_mask_;
+  RouteTable routes_;
+  uint64_t salt_ = 0;
+  Mmu mmu_;
+  PfcGenerator pfc_;
+  PfcWatchdog watchdog_;
+  EcnMarker ecn_;
+  SwitchCounters counters_;
+  struct PendingRoutes {
+    sim::Time at;
+    RouteTable table;
+  };
+  std::vector<PendingRoutes> pending_;  // sorted by time
+  sim::Timer route_timer_;
+};
+
+}  // namespace xoff::models

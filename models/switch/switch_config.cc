@@ -1,0 +1,93 @@
+#include "models/switch/switch_config.h"
+
+#include <cmath>
+#include <string>
+
+namespace xoff::models {
+
+const char* watchdog_action_name(WatchdogAction a) {
+  switch (a) {
+    case WatchdogAction::kDrop: return "drop";
+    case WatchdogAction::kForward: return "forward";
+    case WatchdogAction::kAlert: return "alert";
+  }
+  return "?";
+}
+
+int64_t headroom_partition_bytes(const MmuConfig& c, size_t num_ports) {
+  int64_t per_port = 0;
+  for (const PgConfig& pg : c.pg) {
+    if (pg.lossless) per_port += pg.headroom.count();
+  }
+  const int64_t sum = per_port * static_cast<int64_t>(num_ports);
+  if (c.headroom_oversubscription <= 0) return sum;
+  return static_cast<int64_t>(std::ceil(static_cast<double>(sum) / c.headroom_oversubscription));
+}
+
+int64_t shared_pool_bytes(const MmuConfig& c, size_t num_ports) {
+  int64_t reserved = 0;
+  for (const PgConfig& pg : c.pg) reserved += pg.reserved.count();
+  reserved *= static_cast<int64_t>(num_ports);
+  return c.total.count() - reserved - headroom_partition_bytes(c, num_ports);
+}
+
+namespace {
+
+std::string b(sim::Bytes v) { return std::to_string(v.count()) + " B"; }
+std::string idx(const char* what, int i) { return std::string(what) + "[" + std::to_string(i) + "]"; }
+
+void validate_mmu(const MmuConfig& m, size_t num_ports, std::vector<std::string>& out) {
+  if (m.total.count() <= 0) out.push_back("mmu.total must be positive");
+  for (int i = 0; i < kNumClasses; ++i) {
+    const PgConfig& pg = m.pg[i];
+    const std::string n = idx("mmu.pg", i);
+    if (pg.alpha < 0) out.push_back(n + ".alpha must not be negative");
+    if (pg.reserved.count() < 0 || pg.static_limit.count() < 0 || pg.headroom.count() < 0 ||
+        pg.xon_offset.count() < 0) {
+      out.push_back(n + ": sizes must not be negative");
+    }
+    if (m.egress[i].alpha < 0) out.push_back(idx("mmu.egress", i) + ".alpha must not be negative");
+  }
+  if (m.headroom_oversubscription != 0 && m.headroom_oversubscription < 1) {
+    out.push_back("mmu.headroom_oversubscription must be 0 (dedicated) or >= 1");
+  }
+  const int64_t shared = shared_pool_bytes(m, num_ports);
+  if (shared <= 0) {
+    out.push_back("mmu.total (" + b(m.total) + ") leaves no shared pool after reserves and headroom on " +
+                  std::to_string(num_ports) + " ports (" + std::to_string(shared) + " B)");
+  }
+}
+
+void validate_ecn(const EcnConfig& e, std::vector<std::string>& out) {
+  for (int i = 0; i < kNumClasses; ++i) {
+    const EcnClassConfig& c = e.tc[i];
+    const std::string n = idx("ecn.tc", i);
+    if (c.kmin > c.kmax) out.push_back(n + ".kmin (" + b(c.kmin) + ") exceeds " + n + ".kmax (" + b(c.kmax) + ")");
+    if (c.pmax < 0 || c.pmax > 1) out.push_back(n + ".pmax must be in [0, 1]");
+  }
+}
+
+}  // namespace
+
+std::vector<std::string> validate(const SwitchConfig& c, size_t num_ports) {
+  std::vector<std::string> out;
+  for (int i = 0; i < 64; ++i) {
+    if (c.classification.dscp_to_tc[i] >= kNumClasses) out.push_back(idx("classification.dscp_to_tc", i) + " must be < 8");
+  }
+  for (int i = 0; i < kNumClasses; ++i) {
+    if (c.classification.pcp_to_tc[i] >= kNumClasses) out.push_back(idx("classification.pcp_to_tc", i) + " must be < 8");
+    if (c.classification.tc_to_pg[i] >= kNumClasses) out.push_back(idx("classification.tc_to_pg", i) + " must be < 8");
+  }
+  validate_mmu(c.mmu, num_ports, out);
+  validate_ecn(c.ecn, out);
+  if (c.pfc.quanta == 0) out.push_back("pfc.quanta must be positive (0 is XON)");
+  if (c.pfc.response_delay < sim::Duration::zero()) out.push_back("pfc.response_delay must not be negative");
+  const WatchdogConfig& w = c.watchdog;
+  if (w.enabled && (w.poll_interval <= sim::Duration::zero() || w.detection_time <= sim::Duration::zero() ||
+                    w.restoration_time <= sim::Duration::zero())) {
+    out.push_back("watchdog: poll_interval, detection_time and restoration_time must be positive");
+  }
+  return out;
+}
+
+}  // namespace xoff::models
