@@ -31,11 +31,11 @@
 #include <cstdint>
 #include <string>
 
+#include "models/core/packet.h"  // kPauseFrameBytes
 #include "sim/units.h"
 
 namespace xoff::models {
 
-inline constexpr sim::Bytes kPauseFrameBytes{64};  // 802.3 MAC control frame, minimum size
 
 struct HeadroomInput {
   sim::BitsPerSecond rate;
