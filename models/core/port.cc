@@ -57,13 +57,15 @@ void EgressPort::enqueue_control(Packet& p) {
 
 void EgressPort::try_send() {
   if (busy_ || !up_) return;
-  Packet* p = pick();
+  bool control = false;
+  Packet* p = pick(control);
   if (p == nullptr) return;
-  start_tx(*p);
+  start_tx(*p, control);
 }
 
-Packet* EgressPort::pick() {
-  if (!control_.empty()) return control_.pop_front();
+Packet* EgressPort::pick(bool& control) {
+  control = !control_.empty();
+  if (control) return control_.pop_front();
   for (int tc = kNumClasses - 1; tc >= 0; --tc) {
     if (sched_.strict[tc] && !q_[tc].empty() && !paused(tc)) return q_[tc].pop_front();
   }
@@ -101,10 +103,12 @@ int EgressPort::pick_dwrr() {
   }
 }
 
-void EgressPort::start_tx(Packet& p) {
+// A frame counts as control by the queue it came from, not by its kind: a CNP
+// that a switch classified into a data class is accounted as data there.
+void EgressPort::start_tx(Packet& p, bool control) {
   busy_ = true;
   tx_ = &p;
-  if (p.kind == PacketKind::kPause || p.kind == PacketKind::kCnp) {
+  if (control) {
     ++counters_.control_packets;
   } else {
     bytes_[p.tc] -= p.size.count();

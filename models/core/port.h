@@ -102,9 +102,9 @@ class EgressPort final : public sim::EventHandler {
   };
 
   void try_send();
-  Packet* pick();
+  Packet* pick(bool& control);
   int pick_dwrr();
-  void start_tx(Packet& p);
+  void start_tx(Packet& p, bool control);
   void on_tx_done();
   void on_arrive();
   void apply_pause(const PendingPause& pp);

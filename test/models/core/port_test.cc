@@ -137,6 +137,21 @@ TEST(EgressPort, ControlFramesBypassPausedQueues) {
   EXPECT_EQ(t.b.arrivals[0].t.count_ps(), 5'120);  // 64 B at 100G
 }
 
+TEST(EgressPort, CnpInADataClassIsAccountedAsData) {
+  TwoNodes t(100_Gbps, sim::Duration::zero());
+  // A switch classifies a CNP by its DSCP into a data class: it must leave that
+  // queue's byte count and be counted as data, like any packet of the class.
+  Packet& cnp = t.net.make_packet(78_B);
+  cnp.kind = PacketKind::kCnp;
+  cnp.tc = 6;
+  t.ab().enqueue(cnp);
+  t.sim.run();
+  ASSERT_EQ(t.b.arrivals.size(), 1u);
+  EXPECT_EQ(t.ab().queued_bytes(6), 0);
+  EXPECT_EQ(t.ab().counters().tx_packets[6], 1);
+  EXPECT_EQ(t.ab().counters().control_packets, 0);
+}
+
 TEST(EgressPort, StrictPriorityServesHigherClassFirst) {
   TwoNodes t(100_Gbps, sim::Duration::zero());
   SchedulerConfig sc;

@@ -1,0 +1,139 @@
+// Reading a scenario file: the [scenario], [topology] and [routing] sections and
+// the order in which every section is read (topology first: names resolve
+// against it). The other sections live in parse_*.cc.
+#include <fstream>
+#include <sstream>
+
+#include "app/config/load.h"
+#include "app/scenario/parse.h"
+#include "app/scenario/parse_util.h"
+
+namespace xoff::app {
+namespace {
+using config::TableReader;
+
+void read_scenario_section(TableReader r, ScenarioConfig& s) {
+  s.name = r.required<std::string>("name");
+  s.description = r.optional<std::string>("description", "");
+  s.seed = static_cast<uint64_t>(r.optional<int64_t>("seed", 1, {.min = 0}));
+  s.duration = r.required<sim::Duration>("duration", {.min = sim::Duration::ns(1)});
+  s.stop_when_done = r.optional<bool>("stop_when_done", true);
+  s.drain = r.optional<sim::Duration>("drain", sim::Duration::us(100), {.min = sim::Duration::zero()});
+}
+
+models::Topology read_spine_leaf(TableReader& r) {
+  models::SpineLeafConfig c;
+  c.leaves = static_cast<int>(r.required<int64_t>("leaves", {.min = 1, .max = 4096}));
+  c.spines = static_cast<int>(r.required<int64_t>("spines", {.min = 1, .max = 4096}));
+  c.hosts_per_leaf = static_cast<int>(r.required<int64_t>("hosts_per_leaf", {.min = 1, .max = 4096}));
+  c.host_rate = r.required<sim::BitsPerSecond>("host_rate", {.min = sim::BitsPerSecond(1)});
+  c.fabric_rate = r.optional<sim::BitsPerSecond>("fabric_rate", c.host_rate, {.min = sim::BitsPerSecond(1)});
+  c.host_delay = r.optional<sim::Duration>("host_delay", sim::Duration::us(1), {.min = sim::Duration::zero()});
+  c.fabric_delay = r.optional<sim::Duration>("fabric_delay", c.host_delay, {.min = sim::Duration::zero()});
+  return models::spine_leaf(c);
+}
+
+models::Topology read_ring(TableReader& r) {
+  models::RingConfig c;
+  c.switches = static_cast<int>(r.required<int64_t>("switches", {.min = 3, .max = 4096}));
+  c.hosts_per_switch = static_cast<int>(r.optional<int64_t>("hosts_per_switch", 1, {.min = 0, .max = 4096}));
+  c.host_rate = r.required<sim::BitsPerSecond>("host_rate", {.min = sim::BitsPerSecond(1)});
+  c.fabric_rate = r.optional<sim::BitsPerSecond>("fabric_rate", c.host_rate, {.min = sim::BitsPerSecond(1)});
+  c.host_delay = r.optional<sim::Duration>("host_delay", sim::Duration::us(1), {.min = sim::Duration::zero()});
+  c.fabric_delay = r.optional<sim::Duration>("fabric_delay", c.host_delay, {.min = sim::Duration::zero()});
+  return models::ring(c);
+}
+
+models::Topology read_fat_tree(TableReader& r) {
+  models::FatTreeConfig c;
+  c.k = static_cast<int>(r.required<int64_t>("k", {.min = 2, .max = 64}));
+  if (c.k % 2 != 0) r.error_at("k", r.path_of("k") + " must be even, got " + std::to_string(c.k));
+  c.rate = r.required<sim::BitsPerSecond>("rate", {.min = sim::BitsPerSecond(1)});
+  c.delay = r.optional<sim::Duration>("delay", sim::Duration::us(1), {.min = sim::Duration::zero()});
+  return models::fat_tree(c);
+}
+
+models::Topology read_explicit(TableReader& r) {
+  std::vector<models::NodeSpec> nodes;
+  for (TableReader n : r.array_of_tables("node")) {
+    models::NodeSpec spec;
+    spec.name = n.required<std::string>("name");
+    const std::string kind = n.choice("kind", {"host", "switch"}, "switch");
+    spec.kind = kind == "host" ? models::NodeKind::kHost : models::NodeKind::kSwitch;
+    spec.tier = static_cast<int>(n.optional<int64_t>("tier", kind == "host" ? 0 : 1, {.min = 0, .max = 3}));
+    nodes.push_back(spec);
+  }
+  models::Topology names{nodes, {}};
+  std::vector<models::LinkInput> links;
+  bool bad = false;
+  for (TableReader l : r.array_of_tables("link")) {
+    models::LinkInput in;
+    const std::string a = l.required<std::string>("a");
+    const std::string b = l.required<std::string>("b");
+    const auto ia = names.find(a), ib = names.find(b);
+    if (!ia) l.error_at("a", "unknown node \"" + a + "\"");
+    if (!ib) l.error_at("b", "unknown node \"" + b + "\"");
+    bad = bad || !ia || !ib;
+    in.a = ia.value_or(0);
+    in.b = ib.value_or(0);
+    in.rate = l.required<sim::BitsPerSecond>("rate", {.min = sim::BitsPerSecond(1)});
+    in.delay = l.optional<sim::Duration>("delay", sim::Duration::us(1), {.min = sim::Duration::zero()});
+    links.push_back(in);
+  }
+  if (bad) return {};
+  return models::explicit_topology(nodes, links);
+}
+
+models::Topology read_topology(TableReader r) {
+  const std::string kind = r.choice("kind", {"spine_leaf", "ring", "fat_tree", "explicit"});
+  models::Topology t;
+  try {
+    if (kind == "spine_leaf") t = read_spine_leaf(r);
+    if (kind == "ring") t = read_ring(r);
+    if (kind == "fat_tree") t = read_fat_tree(r);
+    if (kind == "explicit") t = read_explicit(r);
+    if (!t.nodes.empty()) t.validate();
+  } catch (const models::TopologyError& e) {
+    r.error_here(std::string("topology: ") + e.what());
+    return {};
+  }
+  return t;
+}
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+}  // namespace
+
+ScenarioConfig load_scenario(const std::string& path, const std::vector<std::string>& overrides) {
+  toml::table doc = config::load_file(path, overrides);
+  config::Diagnostics diag;
+  config::ReadContext ctx(diag, path);
+  TableReader root(doc, ctx);
+  ScenarioConfig s;
+  s.file = path;
+  s.text = read_text(path);
+  read_scenario_section(root.table("scenario"), s);
+  s.topology = read_topology(root.table("topology"));
+  if (s.topology.nodes.empty()) {  // nothing else can be resolved
+    if (diag.empty()) root.table("topology").error_here("topology: no nodes");
+    diag.raise_if_any();
+  }
+  Names names(s.topology);
+  read_routing(root.optional_table("routing"), names, s.routing);
+  read_switch(root, s);
+  read_endpoints(root, s);
+  read_traffic(root.optional_table("traffic"), names, s);
+  read_collectives(root, names, s);
+  read_faults(root, names, s);
+  read_monitor(root.optional_table("monitor"), names, s.monitor);
+  root.finish();
+  diag.raise_if_any();
+  return s;
+}
+
+}  // namespace xoff::app
