@@ -1,0 +1,82 @@
+// Dynamic thresholds (Choudhury & Hahne 1998): with S congested queues or PGs
+// sharing a pool P at factor alpha, each settles at alpha x P / (1 + alpha x S).
+// P = 1 MB, alpha = 1: S = 1, 2, 4 -> 500000, 333333, 200000 B.
+#include <gtest/gtest.h>
+
+#include "models/switch/switch.h"
+#include "test/models/switch/fabric.h"
+
+namespace xoff::models {
+namespace {
+using namespace sim::literals;
+using test::Fabric;
+using test::SendSpec;
+
+constexpr int64_t kPool = 1'000'000;
+constexpr int64_t kFrame = 1000;
+
+int64_t settle(int s) { return kPool / (1 + s); }  // alpha = 1
+
+// Sinks hold their switch port in XOFF for every class (0xFFFF quanta =
+// 335.5 us at 100G, longer than the run), so the queues only fill.
+void freeze_sink(Host& sink) { sink.send_pause(0xFF, 0xFFFF); }
+
+class LossyThreshold : public ::testing::TestWithParam<int> {};
+
+// S egress queues, each fed by two 100G senders: ingress PGs hold half of
+// their queue, so only the egress threshold binds.
+TEST_P(LossyThreshold, CongestedQueuesSettleAtAlphaPOverOnePlusAlphaS) {
+  const int s = GetParam();
+  Fabric f;
+  Switch& sw = f.add_switch("sw", test::plain_config(kPool));  // all lossy, no reserves
+  for (int i = 0; i < 3 * s; ++i) f.net.connect(f.add_host(), sw, 100_Gbps, 0_ns);
+  for (int h = 0; h < 3 * s; ++h) sw.set_route(h, {PortIndex(static_cast<uint16_t>(h))});
+  for (int q = 0; q < s; ++q) freeze_sink(*f.hosts[2 * s + q]);
+  for (int i = 0; i < 2 * s; ++i) {
+    f.blaster(i).start(SendSpec{{static_cast<uint32_t>(2 * s + i / 2)}, 1'000'000, kFrame, kFrame, 0, 0});
+  }
+  f.run_until(100_us);
+  for (int q = 0; q < s; ++q) {
+    const size_t out = 2 * s + q;
+    const int64_t queued = sw.port(PortIndex(static_cast<uint16_t>(out))).queued_bytes(0);
+    EXPECT_NEAR(queued, settle(s), kFrame) << "queue " << q;
+    EXPECT_EQ(sw.mmu().egress_bytes(out, 0), queued);
+  }
+  EXPECT_GT(f.net.drops_at(sw.id(), DropReason::kLossyEgress), 0);
+  EXPECT_EQ(f.net.drops_at(sw.id(), DropReason::kLossyIngress), 0);
+  f.net.check_conservation();
+}
+
+INSTANTIATE_TEST_SUITE_P(S, LossyThreshold, ::testing::Values(1, 2, 4));
+
+class LosslessThreshold : public ::testing::TestWithParam<int> {};
+
+// S:1 incast of lossless traffic: each ingress PG's shared bytes stop at the
+// threshold (XOFF), the rest of what is in flight goes to headroom.
+TEST_P(LosslessThreshold, CongestedPgsSettleAtAlphaPOverOnePlusAlphaS) {
+  const int s = GetParam();
+  SwitchConfig c = test::plain_config(0);
+  c.mmu.pg[3].lossless = true;
+  c.mmu.pg[3].headroom = 100'000_B;
+  c.mmu.total = sim::Bytes(kPool + (s + 1) * 100'000);  // pool exactly 1 MB
+  Fabric f;
+  Switch& sw = f.add_switch("sw", c);
+  for (int i = 0; i <= s; ++i) f.net.connect(f.add_host(), sw, 100_Gbps, 0_ns);
+  for (int h = 0; h <= s; ++h) sw.set_route(h, {PortIndex(static_cast<uint16_t>(h))});
+  ASSERT_EQ(sw.mmu().shared_pool(), kPool);
+  freeze_sink(*f.hosts[s]);
+  for (int i = 0; i < s; ++i) f.blaster(i).start(SendSpec{{static_cast<uint32_t>(s)}, 1'000'000});
+  f.run_until(100_us);
+  for (int i = 0; i < s; ++i) {
+    const PgState& pg = sw.mmu().pg(i, 3);
+    EXPECT_NEAR(pg.shared, settle(s), kFrame) << "PG of port " << i;
+    EXPECT_TRUE(pg.xoff);
+    EXPECT_GT(pg.headroom, 0);
+  }
+  EXPECT_EQ(f.net.ledger().total_dropped_packets(), 0);
+}
+
+INSTANTIATE_TEST_SUITE_P(S, LosslessThreshold, ::testing::Values(1, 2, 4));
+
+}  // namespace
+}  // namespace xoff::models
