@@ -1,0 +1,146 @@
+#include "models/traffic/collective.h"
+
+#include <gtest/gtest.h>
+
+#include <numeric>
+
+#include "test/models/traffic/fake_fabric.h"
+
+namespace xoff::models {
+namespace {
+using namespace sim::literals;
+using testing::FakeFabric;
+using testing::MemoryRecorder;
+
+// 64 MB = 64e6 B (decimal) reduced over 8 ranks on an ideal 100G fabric with
+// 1 us from a flow's last byte to its completion.
+constexpr int64_t kSize = 64'000'000;
+constexpr int64_t kLatencyPs = 1'000'000;
+
+CollectiveSpec allreduce(CollectiveAlgorithm algo, uint32_t ranks, int64_t size) {
+  CollectiveSpec s;
+  s.algorithm = algo;
+  s.ranks.resize(ranks);
+  std::iota(s.ranks.begin(), s.ranks.end(), 0u);
+  s.size = sim::Bytes(size);
+  s.link_rate = 100_Gbps;
+  return s;
+}
+
+struct Bench {
+  sim::Simulator sim;
+  MemoryRecorder rec;
+  TrafficManager tm{sim, rec, 8};
+  FakeFabric fabric{sim, 8, 100_Gbps, 1_us};
+  CollectiveEngine engine{tm, rec};
+  Bench() { fabric.attach(tm); }
+};
+
+TEST(RingAllReduce, EightRanksFinishAtTheIdealBoundPlusOneLatencyPerStep) {
+  Bench b;
+  b.engine.add(allreduce(CollectiveAlgorithm::kRing, 8, kSize));
+  EXPECT_EQ(b.tm.num_flows(), 112u);  // 14 steps x 8 ranks
+  b.sim.run();
+  ASSERT_EQ(b.rec.collectives.size(), 1u);
+  const CollectiveRecord& r = b.rec.collectives[0];
+  EXPECT_EQ(r.algorithm, "ring");
+  EXPECT_EQ(r.ranks, 8u);
+  // Ideal 2 * 7/8 * 64e6 B * 8 bit / 100e9 bit/s = 8.96 ms.
+  EXPECT_EQ(r.ideal.count_ps(), 8'960'000'000);
+  // Chunk 64e6 / 8 = 8e6 B = 640 us at 100G; each step adds 1 us of latency.
+  ASSERT_EQ(r.step_times.size(), 14u);
+  for (const sim::Duration& d : r.step_times) EXPECT_EQ(d.count_ps(), 641'000'000);
+  // 14 x 641 us = 8.974 ms = ideal + 14 x 1 us.
+  EXPECT_EQ((r.finish - r.start).count_ps(), r.ideal.count_ps() + 14 * kLatencyPs);
+  for (const FlowRecord& f : b.rec.flows) EXPECT_EQ(f.size_bytes, 8'000'000);
+  EXPECT_TRUE(b.engine.all_done());
+  EXPECT_TRUE(b.tm.all_done());
+}
+
+TEST(RingAllReduce, EachStepSendsEveryChunkOnceEvenWhenSizeDoesNotDivide) {
+  // 10 B over 4 ranks: chunks of 3, 3, 2, 2 B. In every step the 4 ranks send
+  // 4 distinct chunks, so each step moves exactly 10 B.
+  const std::vector<FlowPlan> flows =
+      collective_flows(allreduce(CollectiveAlgorithm::kRing, 4, 10));
+  ASSERT_EQ(flows.size(), 24u);  // 2 * (4 - 1) steps x 4 ranks
+  for (size_t k = 0; k < 6; ++k) {
+    int64_t step_bytes = 0;
+    for (size_t r = 0; r < 4; ++r) step_bytes += flows[k * 4 + r].spec.size.count();
+    EXPECT_EQ(step_bytes, 10) << "step " << k;
+  }
+}
+
+TEST(RingAllReduce, StepWaitsOnOwnPreviousSendAndPredecessorsPreviousSend) {
+  const std::vector<FlowPlan> flows =
+      collective_flows(allreduce(CollectiveAlgorithm::kRing, 4, 400));
+  // Flow (rank 0, step 2) is index 8; it waits on (0, 1) = 4 and (3, 1) = 7.
+  EXPECT_EQ(flows[8].after, (std::vector<uint32_t>{4, 7}));
+  EXPECT_EQ(flows[8].spec.src, 0u);
+  EXPECT_EQ(flows[8].spec.dst, 1u);
+  EXPECT_TRUE(flows[0].after.empty());
+  EXPECT_EQ(flows[8].spec.name, "allreduce/s2/r0");
+}
+
+TEST(HalvingDoubling, EightRanksTakeTheSameBandwidthTermPlusSixLatencies) {
+  Bench b;
+  b.engine.add(allreduce(CollectiveAlgorithm::kHalvingDoubling, 8, kSize));
+  EXPECT_EQ(b.tm.num_flows(), 48u);  // 3 + 3 steps x 8 ranks
+  b.sim.run();
+  ASSERT_EQ(b.rec.collectives.size(), 1u);
+  const CollectiveRecord& r = b.rec.collectives[0];
+  EXPECT_EQ(r.algorithm, "halving_doubling");
+  // Exchanges of S/2, S/4, S/8 then S/8, S/4, S/2 = 32, 16, 8, 8, 16, 32 MB:
+  // 2560, 1280, 640, 640, 1280, 2560 us at 100G, each + 1 us.
+  const std::vector<int64_t> expect_us = {2561, 1281, 641, 641, 1281, 2561};
+  ASSERT_EQ(r.step_times.size(), expect_us.size());
+  for (size_t k = 0; k < expect_us.size(); ++k) {
+    EXPECT_EQ(r.step_times[k].count_ps(), expect_us[k] * 1'000'000) << "step " << k;
+  }
+  // 2 * (32 + 16 + 8) MB = 2 * 7/8 * S: 8.96 ms, the ring's bound, + 6 us.
+  EXPECT_EQ(r.ideal.count_ps(), 8'960'000'000);
+  EXPECT_EQ((r.finish - r.start).count_ps(), r.ideal.count_ps() + 6 * kLatencyPs);
+}
+
+TEST(HalvingDoubling, PartnersAreRankXorDistance) {
+  const std::vector<FlowPlan> flows =
+      collective_flows(allreduce(CollectiveAlgorithm::kHalvingDoubling, 8, 800));
+  // Rank 5: halving with 5^4=1, 5^2=7, 5^1=4; doubling with 5^1=4, 5^2=7, 5^4=1.
+  const std::vector<uint32_t> partners = {1, 7, 4, 4, 7, 1};
+  for (uint32_t k = 0; k < 6; ++k) EXPECT_EQ(flows[k * 8 + 5].spec.dst, partners[k]) << k;
+  // Step 1 of rank 5 waits on its own step 0 (index 5) and rank 1's step 0 (index 1).
+  EXPECT_EQ(flows[8 + 5].after, (std::vector<uint32_t>{5, 1}));
+}
+
+TEST(HalvingDoubling, RefusesRankCountsThatAreNotPowersOfTwo) {
+  EXPECT_THROW(collective_flows(allreduce(CollectiveAlgorithm::kHalvingDoubling, 6, 600)),
+               TrafficError);
+}
+
+TEST(CollectiveEngine, ReportsEachCollectiveBesideOtherFlows) {
+  Bench b;
+  FlowSpec other;
+  other.src = 6;  // a host no collective below uses
+  other.dst = 7;
+  other.size = 1_MB;
+  b.tm.add_flow(other);  // flow 0 is not part of any collective
+  CollectiveSpec small = allreduce(CollectiveAlgorithm::kRing, 4, 4'000'000);
+  small.name = "small";
+  CollectiveSpec late = allreduce(CollectiveAlgorithm::kRing, 2, 2'000'000);
+  late.name = "late";
+  late.ranks = {4, 5};
+  late.start = sim::Time::zero() + 1_ms;
+  late.cls.tc = 3;
+  EXPECT_EQ(b.engine.add(small), 0u);
+  EXPECT_EQ(b.engine.add(late), 1u);
+  b.sim.run();
+  ASSERT_EQ(b.rec.collectives.size(), 2u);
+  EXPECT_EQ(b.rec.collectives[0].name, "small");
+  // small: 6 steps of 1e6 B = 80 us + 1 us each = 486 us.
+  EXPECT_EQ((b.engine.record(0).finish - b.engine.record(0).start).count_ps(), 486'000'000);
+  // late: 2 steps of 1e6 B from 1 ms: finishes at 1 ms + 162 us.
+  EXPECT_EQ(b.engine.record(1).finish.count_ps(), 1'162'000'000);
+  EXPECT_EQ(b.tm.spec(b.engine.first_flow(1)).tc, 3);
+}
+
+}  // namespace
+}  // namespace xoff::models
