@@ -50,7 +50,8 @@ void TrafficManager::validate(const FlowSpec& spec, const std::vector<uint32_t>&
       "flow " + std::to_string(flows_.size()) + (spec.name.empty() ? "" : " (" + spec.name + ")");
   if (spec.src >= num_hosts_ || spec.dst >= num_hosts_) {
     throw TrafficError(who + ": host " + std::to_string(std::max(spec.src, spec.dst)) +
-                       " does not exist (hosts are 0.." + std::to_string(num_hosts_ - 1) + ")");
+                       " does not exist (the network has " + std::to_string(num_hosts_) +
+                       " hosts)");
   }
   if (spec.src == spec.dst)
     throw TrafficError(who + ": source and destination are both host " + std::to_string(spec.src));

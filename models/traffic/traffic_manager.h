@@ -17,6 +17,9 @@
 // On each finish the manager records a FlowRecord (FCT against the ideal FCT:
 // per-flow value if planned, else the ideal-FCT function if set, else zero),
 // releases dependents and tells observers (the collective engine).
+//
+// Endpoints get the spec by reference with spec.start set to the actual start;
+// they must copy what they keep (adding flows during a run may move the table).
 #include <cstdint>
 #include <functional>
 #include <string>
