@@ -59,11 +59,11 @@ void PfcWatchdog::storm(EgressPort& port, int tc, QueueWatch& w) {
   ++storms_;
   record(port, tc, "stormed");
   if (cfg_.action == WatchdogAction::kAlert) return;
-  port.set_ignore_pause(tc, true);
-  if (cfg_.action == WatchdogAction::kDrop) {
+  if (cfg_.action == WatchdogAction::kDrop) {  // flush first: unpausing starts a send
     drop_[port.index().value() * kNumClasses + tc] = 1;
     port.flush_class(tc, DropReason::kWatchdog);
   }
+  port.set_ignore_pause(tc, true);
 }
 
 void PfcWatchdog::restore(EgressPort& port, int tc, QueueWatch& w) {
