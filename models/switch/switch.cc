@@ -87,7 +87,15 @@ void Switch::receive(Packet& p, PortIndex ingress) {
     drop(p, DropReason::kNoRoute, nullptr);
     return;
   }
-  admit(p, ingress, ecmp_pick(group, p.hash, salt_));
+  const PortIndex out = ecmp_pick(group, p.hash, salt_);
+  if (p.kind == PacketKind::kCnp) {  // control queue at every hop, as at the NIC
+    classify(p);
+    p.in_port = ingress.value();
+    ++counters_.forwarded;
+    port(out).enqueue_control(p);
+    return;
+  }
+  admit(p, ingress, out);
 }
 
 void Switch::admit(Packet& p, PortIndex ingress, PortIndex out) {

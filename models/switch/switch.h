@@ -10,7 +10,10 @@
 // classification (trust DSCP or PCP -> traffic class -> priority group),
 // watchdog drop for a stormed queue, MMU admission (lossy_ingress,
 // lossy_egress, lossless_violation; XOFF upstream when a lossless PG crosses its
-// threshold), ECN at enqueue, egress queue. On dequeue the MMU releases the
+// threshold), ECN at enqueue, egress queue. CNPs are forwarded through the
+// egress control queue instead (EgressPort serves PFC and CNP frames first,
+// never behind a paused class, and does not report them on dequeue), so they
+// take no buffer and see no PFC. On dequeue the MMU releases the
 // bytes (XON when the PG falls below threshold - hysteresis) and ECN may mark
 // at dequeue instead. Nothing on this path allocates or looks up a map.
 //

@@ -92,6 +92,24 @@ TEST(Switch, MisMarkedPacketIsLossyUnderCongestion) {
   f.net.check_conservation();
 }
 
+// CNPs are forwarded through the control queue: past a paused class, uncharged.
+TEST(Switch, ForwardsCnpAheadOfPausedClassesWithoutBuffering) {
+  OneSwitch f(test::plain_config(1'000'000));
+  f.hosts[1]->send_pause(0xFF, 0xFFFF);  // every class of sw's port 1 paused
+  f.run_until(1_us);
+  Packet& cnp = f.net.make_packet(64_B);
+  cnp.kind = PacketKind::kCnp;
+  cnp.protocol = Protocol::kRoce;
+  cnp.dst = 1;
+  cnp.dscp = 48;
+  f.hosts[0]->nic_port().enqueue_control(cnp);
+  f.run_until(2_us);
+  EXPECT_EQ(f.blaster(1).received, 1);
+  // 64 B at 100G = 5.12 ns per hop, sent at 1 us.
+  EXPECT_EQ(f.blaster(1).last_arrival.count_ps(), 1'000'000 + 2 * 5'120);
+  EXPECT_TRUE(f.sw.mmu().empty());
+}
+
 TEST(Switch, DropsWithoutRoute) {
   OneSwitch f(test::plain_config(1'000'000));
   f.sw.set_route(1, {});  // black hole
