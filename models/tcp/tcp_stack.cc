@@ -178,8 +178,8 @@ void TcpStack::on_ack(TcpConnection& c, int64_t ack, bool ece, bool pure) {
   }
   if (c.tx.done()) {
     on_tx_done(c);
-  } else if (r.new_data || r.has_event) {
-    schedule(c);
+  } else {
+    schedule(c);  // new data acked, a retransmission, or a dup ACK inflating cwnd
   }
 }
 
