@@ -38,6 +38,7 @@ DcqcnParams DcqcnParams::nic_like() {
   p.min_rate = 1_Mbps;
   p.min_cut_interval = 4_us;
   p.cnp_interval = 4_us;
+  p.clamp_target_always = false;
   return p;
 }
 
@@ -93,6 +94,12 @@ sim::Time DcqcnRateControl::next_timer_expiry() const {
   return s_.timer_anchor + p_.rate_timer * (s_.timer_expiries + 1);
 }
 
+sim::Time DcqcnRateControl::next_change() const {
+  if (!p_.enabled) return sim::Time::max();
+  const sim::Time cut_at = s_.cut_pending ? s_.last_cut + p_.min_cut_interval : sim::Time::max();
+  return std::min(next_timer_expiry(), cut_at);
+}
+
 // Replays, in time order, the rate-timer expiries and the coalesced cut that
 // fall at or before `now`. A cut restarts the timer, so it is re-read each turn.
 void DcqcnRateControl::advance(sim::Time now) {
@@ -115,7 +122,7 @@ void DcqcnRateControl::advance(sim::Time now) {
 
 void DcqcnRateControl::cut(sim::Time at) {
   const double a = alpha_at(at);
-  s_.target = s_.current;
+  if (p_.clamp_target_always || s_.t_stage > 0 || !s_.ever_cut) s_.target = s_.current;
   const double cut_rate = static_cast<double>(s_.current.count()) * (1.0 - a / 2.0);
   s_.current = sim::BitsPerSecond(std::llround(cut_rate));
   s_.alpha = (1.0 - p_.g) * a + p_.g;

@@ -6,6 +6,7 @@
 // Reaction point, per the paper (Fig. 5 / §3.1) and the Mellanox firmware
 // parameter names in brackets:
 //   on a CNP (a cut):  R_T = R_C;  R_C = R_C·(1 − α/2);  α = (1 − g)·α + g;
+//                      (R_T = R_C only after a timer increase, optionally);
 //                      timer, byte counter and both stage counters reset.
 //   every K without a CNP (alpha timer, anchored at the last cut):
 //                      α = (1 − g)·α.
@@ -47,6 +48,11 @@ struct DcqcnParams {
   sim::BitsPerSecond rate_hai;    // R_HAI: hyper increase step of R_T
   sim::BitsPerSecond min_rate;    // lower clamp of R_C
   sim::Duration min_cut_interval; // 0: cut on every CNP
+  // true: every cut sets R_T = R_C (the paper, QCN). false: only a cut after a
+  // timer-driven increase does (Mellanox clamp_tgt_rate = 0 with
+  // clamp_tgt_rate_after_time_inc = 1; the HPCC ns-3 model's ClampTargetRate
+  // = false), so back-to-back cuts keep the old target and recover fast.
+  bool clamp_target_always = true;
   sim::Duration cnp_interval;     // NP: at most one CNP per QP per interval (N)
 
   // The paper's values (§3 and §5): g = 1/256, K = 55 us, T = 55 us,
@@ -60,7 +66,8 @@ struct DcqcnParams {
   // rate_reduce_monitor_period = 4 us; rpg_min_rate = 1 Mb/s;
   // rpg_time_reset = 300 us (T); rpg_byte_reset = 32767 B (B);
   // rpg_threshold = 1 (F); rpg_ai_rate = 5 Mb/s; rpg_hai_rate = 50 Mb/s;
-  // min_time_between_cnps = 4 us (N). The rate-increase values are the
+  // min_time_between_cnps = 4 us (N); clamp_tgt_rate = 0,
+  // clamp_tgt_rate_after_time_inc = 1. The rate-increase values are the
   // long-standing defaults as recalled (and as in the HPCC ns-3 model,
   // RateAI 5 Mb/s, RateHAI 50 Mb/s); check them against your firmware.
   static DcqcnParams nic_like();
@@ -97,6 +104,10 @@ class DcqcnRateControl {
   // Applies every timer expiry and pending cut due at or before `now`.
   void advance(sim::Time now);
 
+  // When R_C may next change without a CNP or a send: the next rate-timer
+  // expiry or coalesced cut, or Time::max(). A QP waiting for its pacing time
+  // re-reads its rate then, as a hardware rate limiter would.
+  sim::Time next_change() const;
   // R_C as of the last advance() / on_*() call.
   sim::BitsPerSecond rate() const { return s_.current; }
   sim::BitsPerSecond target() const { return s_.target; }

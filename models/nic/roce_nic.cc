@@ -104,8 +104,16 @@ void RoceNic::schedule(uint32_t i) {
   if (at <= sim_.now()) {
     sched_.make_ready(i, q.tc);
   } else {
-    sched_.wait_until(i, q.tc, at);
+    wait(i, at);
   }
+}
+
+// Parks QP i until `allowed`, or until its rate may change before that (a
+// rate-timer increase shortens the wait; serve() then re-reads the rate).
+void RoceNic::wait(uint32_t i, sim::Time allowed) {
+  Qp& q = qps_[i];
+  const sim::Time change = cfg_.dcqcn.enabled ? q.cc.next_change() : sim::Time::max();
+  sched_.wait_until(i, q.tc, std::min(allowed, std::max(change, sim_.now() + sim::Duration::ps(1))));
 }
 
 void RoceNic::on_room() { pump(); }
@@ -146,9 +154,9 @@ void RoceNic::serve(uint32_t i) {
   }
   if (q.snd_nxt >= q.npkts) return;
   const sim::Time at = next_allowed(q);
-  if (at > sim_.now()) {  // rate cut while it waited in the ready ring
+  if (at > sim_.now()) {  // woken for a rate change, or cut while it was ready
     q.queued = true;
-    sched_.wait_until(i, q.tc, at);
+    wait(i, at);
     return;
   }
   send_data(q);

@@ -102,6 +102,7 @@ class RoceNic final : public Transport, public FlowEndpoint, public sim::EventHa
   void serve(uint32_t i);
   void send_data(Qp& q);
   void schedule(uint32_t i);
+  void wait(uint32_t i, sim::Time allowed);
   sim::Time next_allowed(Qp& q);
   void arm_pacer();
   void on_ack(Packet& p);

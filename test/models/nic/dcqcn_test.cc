@@ -162,6 +162,30 @@ TEST(DcqcnRateControl, CnpsWithinMinCutIntervalCoalesceIntoOneLaterCut) {
   EXPECT_EQ(cc.state().cnps, 3);
 }
 
+TEST(DcqcnRateControl, WithoutClampBackToBackCutsKeepTheTarget) {
+  DcqcnParams p = DcqcnParams::paper();
+  p.clamp_target_always = false;  // Mellanox clamp_tgt_rate_after_time_inc
+  DcqcnRateControl cc(p, kLine);
+  cc.on_cnp(at(0_us));
+  cc.on_cnp(at(1_us));  // no timer increase in between: R_T stays 100G
+  EXPECT_EQ(cc.rate().count(), 25 * kG);
+  EXPECT_EQ(cc.target(), kLine);
+  cc.advance(at(56_us));  // one fast-recovery step: (100G + 25G) / 2
+  EXPECT_EQ(cc.rate().count(), 62'500'000'000);
+  cc.on_cnp(at(57_us));   // after a timer increase the cut clamps R_T = R_C
+  EXPECT_EQ(cc.target().count(), 62'500'000'000);
+}
+
+TEST(DcqcnRateControl, NextChangeIsTheNextTimerExpiryOrPendingCut) {
+  const DcqcnParams p = DcqcnParams::nic_like();  // T = 300 us, cuts 4 us apart
+  DcqcnRateControl cc(p, kLine);
+  EXPECT_EQ(cc.next_change(), sim::Time::max());  // at line rate: nothing pending
+  cc.on_cnp(at(10_us));
+  EXPECT_EQ(cc.next_change(), at(310_us));
+  cc.on_cnp(at(11_us));                           // coalesced: cut due at 14 us
+  EXPECT_EQ(cc.next_change(), at(14_us));
+}
+
 TEST(DcqcnRateControl, DisabledKeepsLineRate) {
   DcqcnParams p = DcqcnParams::paper();
   p.enabled = false;

@@ -142,6 +142,36 @@ TEST(RoceNic, CnpHalvesTheSendersRateAndPacesAtIt) {
   t.net.check_conservation();
 }
 
+TEST(RoceNic, PacedQpWakesEarlyWhenItsRateTimerRaisesTheRate) {
+  RoceConfig cfg;
+  cfg.dcqcn.clamp_target_always = false;  // back-to-back cuts keep R_T = 100G
+  Direct t(cfg);
+  t.nic_a.start_flow(roce_flow(0, 0, 1, 10_MB));
+  const sim::Time cut_at = sim::Time::zero() + 10_us;
+  t.sim.run_until(cut_at);
+  // Ten CNPs at once (alpha stays 1): 100G / 2^10 = 97.7 Mb/s -> min rate 100 Mb/s.
+  for (int i = 0; i < 10; ++i) {
+    Packet& c = t.net.make_packet(kRoceCnpBytes);
+    c.kind = PacketKind::kCnp;
+    c.protocol = Protocol::kRoce;
+    c.flow = 0;
+    t.nic_a.receive(c);
+  }
+  EXPECT_EQ(t.nic_a.rate_control(0)->rate(), 100_Mbps);
+  // The last packet left at 117 * 84.96 ns = 9.94032 us; at 100 Mb/s the next
+  // would wait 84.96 us. The rate timer fires first, at 10 + 55 us: fast
+  // recovery gives (100G + 0.1G) / 2 = 50.05G, and the QP sends at once.
+  const int64_t before = t.nic_a.counters().data_packets_sent;
+  t.sim.run_until(cut_at + 55_us - 1_ps);
+  EXPECT_EQ(t.nic_a.counters().data_packets_sent, before);
+  t.sim.run_until(cut_at + 55_us);
+  EXPECT_EQ(t.nic_a.counters().data_packets_sent, before + 1);
+  EXPECT_EQ(t.nic_a.rate_control(0)->rate().count(), 50'050'000'000);
+  t.sim.run();
+  EXPECT_EQ(t.done.done.size(), 1u);
+  t.net.check_conservation();
+}
+
 TEST(RoceNic, StagesAtMostTheHostLimitInThePort) {
   Direct t;
   for (uint32_t i = 0; i < 50; ++i) t.nic_a.start_flow(roce_flow(i, 0, 1, 10_KB));
