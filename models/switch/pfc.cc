@@ -4,7 +4,7 @@ namespace xoff::models {
 
 PfcGenerator::PfcGenerator(Network& net, Node& sw, Mmu& mmu, const PfcConfig& cfg,
                            const ClassificationConfig& cls)
-    : net_(net), sw_(sw), mmu_(mmu), cfg_(cfg) {
+    : net_(net), sw_(sw), mmu_(mmu), cfg_(cfg), log_(sim::logger("pfc")) {
   for (int tc = 0; tc < kNumClasses; ++tc) {
     pg_mask_[cls.tc_to_pg[tc]] = static_cast<uint8_t>(pg_mask_[cls.tc_to_pg[tc]] | (1u << tc));
   }
@@ -26,12 +26,18 @@ sim::Duration PfcGenerator::refresh_interval(PortIndex in) const {
 
 void PfcGenerator::send_xoff(PortIndex in, int pg) {
   ++counters_[in.value() * kNumClasses + pg].xoff_sent;
+  const PgState& s = mmu_.pg(in.value(), pg);
+  log_->debug("{}/p{} pg{} XOFF: shared {} B, threshold {} B, headroom {} B", sw_.name(),
+              in.value(), pg, s.shared, mmu_.ingress_threshold(pg), s.headroom);
   send_frame(in, pg, cfg_.quanta);
   refresh_[in.value() * kNumClasses + pg]->arm_in(refresh_interval(in));
 }
 
 void PfcGenerator::send_xon(PortIndex in, int pg) {
   ++counters_[in.value() * kNumClasses + pg].xon_sent;
+  const PgState& s = mmu_.pg(in.value(), pg);
+  log_->debug("{}/p{} pg{} XON: shared {} B + headroom {} B, threshold {} B", sw_.name(),
+              in.value(), pg, s.shared, s.headroom, mmu_.ingress_threshold(pg));
   refresh_[in.value() * kNumClasses + pg]->cancel();
   send_frame(in, pg, 0);
 }

@@ -19,6 +19,7 @@
 
 #include "models/core/network.h"
 #include "models/switch/mmu.h"
+#include "sim/log.h"
 #include "sim/timer.h"
 
 namespace xoff::models {
@@ -56,6 +57,7 @@ class PfcGenerator final : public sim::EventHandler {
   std::array<uint8_t, kNumClasses> pg_mask_{};
   std::vector<std::unique_ptr<sim::Timer>> refresh_;  // [port * 8 + pg]
   std::vector<PfcCounters> counters_;                 // [port * 8 + pg]
+  std::shared_ptr<spdlog::logger> log_;
 };
 
 }  // namespace xoff::models

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "sim/check.h"
+#include "sim/log.h"
 
 namespace xoff::models {
 
@@ -116,7 +117,10 @@ void Switch::admit(Packet& p, PortIndex ingress, PortIndex out) {
     case Mmu::Verdict::kAdmit: break;
     case Mmu::Verdict::kLossyIngress: drop(p, DropReason::kLossyIngress, &q); return;
     case Mmu::Verdict::kLossyEgress: drop(p, DropReason::kLossyEgress, &q); return;
-    case Mmu::Verdict::kLosslessViolation: drop(p, DropReason::kLosslessViolation, &q); return;
+    case Mmu::Verdict::kLosslessViolation:
+      log_violation_once(ingress, p.pg);
+      drop(p, DropReason::kLosslessViolation, &q);
+      return;
   }
   if (!ecn_.at_dequeue()) mark_ecn(q, p);
   ++counters_.forwarded;
@@ -155,6 +159,17 @@ void Switch::receive_pause(Packet& p, PortIndex ingress) {
 void Switch::drop(Packet& p, DropReason why, EgressPort* queue) {
   if (queue != nullptr) ++queue->counters().dropped[p.tc];
   net_.drop(p, why, *this);
+}
+
+// A lossless drop is a configuration failure (headroom too small): counted per
+// packet, logged once per switch.
+void Switch::log_violation_once(PortIndex ingress, int pg) {
+  if (violation_logged_) return;
+  violation_logged_ = true;
+  const PgState& s = mmu_.pg(ingress.value(), pg);
+  sim::logger("mmu")->warn("{}/p{} pg{} lossless violation: headroom {} B full (configured {} B)",
+                           name(), ingress.value(), pg, s.headroom,
+                           cfg_.mmu.pg[pg].headroom.count());
 }
 
 }  // namespace xoff::models

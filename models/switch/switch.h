@@ -78,6 +78,7 @@ class Switch final : public Node, private sim::EventHandler {
   void admit(Packet& p, PortIndex ingress, PortIndex out);
   void drop(Packet& p, DropReason why, EgressPort* queue);
   void mark_ecn(EgressPort& port, Packet& p);
+  void log_violation_once(PortIndex ingress, int pg);
   static uint8_t lossless_mask(const SwitchConfig& cfg);
 
   Network& net_;
@@ -90,6 +91,7 @@ class Switch final : public Node, private sim::EventHandler {
   PfcWatchdog watchdog_;
   EcnMarker ecn_;
   SwitchCounters counters_;
+  bool violation_logged_ = false;
   struct PendingRoutes {
     sim::Time at;
     RouteTable table;

@@ -3,7 +3,9 @@
 namespace xoff::models {
 
 PfcWatchdog::PfcWatchdog(Network& net, Node& sw, const WatchdogConfig& cfg, uint8_t lossless_mask)
-    : net_(net), sw_(sw), cfg_(cfg), lossless_mask_(lossless_mask), poll_timer_(net.sim(), *this, 0) {}
+    : net_(net), sw_(sw), cfg_(cfg), lossless_mask_(lossless_mask),
+      poll_timer_(net.sim(), *this, 0),
+      log_(sim::logger("pfcwd")) {}
 
 void PfcWatchdog::add_port() {
   watch_.resize(watch_.size() + kNumClasses);
@@ -76,6 +78,8 @@ void PfcWatchdog::restore(EgressPort& port, int tc, QueueWatch& w) {
 }
 
 void PfcWatchdog::record(const EgressPort& port, int tc, const char* state) {
+  log_->info("{}/p{} tc{} {} (action {})", sw_.name(), port.index().value(), tc, state,
+             watchdog_action_name(cfg_.action));
   net_.recorder().watchdog_event(WatchdogEventRecord{net_.sim().now(), sw_.name(),
                                                      port.index().value(), static_cast<uint8_t>(tc),
                                                      state, watchdog_action_name(cfg_.action)});

@@ -23,6 +23,7 @@
 
 #include "models/core/network.h"
 #include "models/switch/switch_config.h"
+#include "sim/log.h"
 #include "sim/timer.h"
 
 namespace xoff::models {
@@ -64,6 +65,7 @@ class PfcWatchdog final : public sim::EventHandler {
   sim::Timer poll_timer_;
   int64_t storms_ = 0;
   int64_t restorations_ = 0;
+  std::shared_ptr<spdlog::logger> log_;
 };
 
 }  // namespace xoff::models

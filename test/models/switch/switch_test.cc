@@ -110,6 +110,38 @@ TEST(Switch, ForwardsCnpAheadOfPausedClassesWithoutBuffering) {
   EXPECT_TRUE(f.sw.mmu().empty());
 }
 
+// SwitchConfig::pfc.response_delay reaches every port: h1's XOFF arrives at
+// 5.12 ns and takes effect 1 us later, at 1005.12 ns. Frame k (1000 B) reaches
+// sw at k x 80 ns and starts out at once: frames 1..12 start before 1005.12 ns.
+TEST(Switch, AppliesResponseDelayToItsPorts) {
+  SwitchConfig c = test::plain_config(1'000'000);
+  c.pfc.response_delay = 1_us;
+  OneSwitch f(c);
+  f.hosts[1]->send_pause(0xFF, 0xFFFF);
+  f.blaster(0).start(SendSpec{{1}, 100, 1000, 1000, 0, 0});
+  f.run_until(10_us);
+  EXPECT_EQ(f.blaster(1).received, 12);
+}
+
+// SwitchConfig::scheduler reaches every port: with TC 6 strict, a backlog of
+// TC 0 and TC 6 released by XON leaves TC 6 first.
+TEST(Switch, AppliesSchedulerToItsPorts) {
+  SwitchConfig c = test::plain_config(1'000'000);
+  c.scheduler.strict[6] = true;
+  Fabric f;
+  Switch& sw = f.add_switch("sw", c);
+  for (int i = 0; i < 3; ++i) f.net.connect(f.add_host(), sw, 100_Gbps, 0_ns);
+  for (uint32_t h = 0; h < 3; ++h) sw.set_route(h, {PortIndex(static_cast<uint16_t>(h))});
+  f.hosts[2]->send_pause(0xFF, 0xFFFF);
+  f.script.at(Fabric::at(5_us), [&f] { f.hosts[2]->send_pause(0xFF, 0); });
+  f.blaster(0).start(SendSpec{{2}, 10, 1000, 1000, 0, 0});   // TC 0
+  f.blaster(1).start(SendSpec{{2}, 10, 1000, 1000, 48, 6});  // DSCP 48 -> TC 6
+  f.sim.run();
+  const auto& log = f.blaster(2).log;
+  ASSERT_EQ(log.size(), 20u);
+  for (size_t i = 0; i < 10; ++i) EXPECT_EQ(log[i].tc, 6) << i;
+}
+
 TEST(Switch, DropsWithoutRoute) {
   OneSwitch f(test::plain_config(1'000'000));
   f.sw.set_route(1, {});  // black hole
