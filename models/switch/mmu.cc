@@ -113,9 +113,9 @@ void Mmu::note_peaks(PgState& s) {
 bool Mmu::release(size_t in, int pg, size_t out, int tc, int64_t bytes) {
   PgState& s = pgs_[in * kNumClasses + pg];
   int64_t left = bytes;
-  for (auto [field, total] : {std::pair{&s.headroom, &totals_.headroom},
-                              std::pair{&s.shared, &totals_.shared},
-                              std::pair{&s.reserved, &totals_.reserved}}) {
+  for (auto [field, total] :
+       {std::pair{&s.headroom, &totals_.headroom}, std::pair{&s.shared, &totals_.shared},
+        std::pair{&s.reserved, &totals_.reserved}}) {
     const int64_t take = std::min(left, *field);
     *field -= take;
     *total -= take;
@@ -148,9 +148,9 @@ bool Mmu::empty() const {
 }
 
 void Mmu::check() const {
-  XOFF_CHECK(totals_.reserved >= 0 && totals_.shared >= 0 && totals_.headroom >= 0 &&
-                 totals_.egress >= 0,
-             "MMU: negative occupancy");
+  XOFF_CHECK(
+      totals_.reserved >= 0 && totals_.shared >= 0 && totals_.headroom >= 0 && totals_.egress >= 0,
+      "MMU: negative occupancy");
   XOFF_CHECK(totals_.reserved + totals_.shared + totals_.headroom <= cfg_.total.count(),
              "MMU: reserved + shared + headroom exceeds the buffer");
   XOFF_CHECK(totals_.shared <= shared_pool_, "MMU: shared pool overfull");

@@ -48,15 +48,15 @@ struct PgState {
   int64_t headroom = 0;  // bytes charged to headroom (lossless only)
   int64_t peak_shared = 0;
   int64_t peak_headroom = 0;
-  int64_t drops = 0;     // packets dropped at this PG (ingress reasons)
-  bool xoff = false;     // lossless: PAUSE in force towards the upstream
+  int64_t drops = 0;  // packets dropped at this PG (ingress reasons)
+  bool xoff = false;  // lossless: PAUSE in force towards the upstream
 };
 
 struct MmuTotals {
   int64_t reserved = 0;  // sum over PGs
   int64_t shared = 0;
   int64_t headroom = 0;
-  int64_t egress = 0;    // sum over egress queues (== reserved + shared + headroom)
+  int64_t egress = 0;  // sum over egress queues (== reserved + shared + headroom)
   int64_t peak_shared = 0;
   int64_t peak_headroom = 0;
   int64_t peak_total = 0;
@@ -109,11 +109,11 @@ class Mmu {
   void note_peaks(PgState& s);
 
   MmuConfig cfg_;
-  std::vector<PgState> pgs_;      // [port * 8 + pg]
-  std::vector<int64_t> egress_;   // [port * 8 + tc]
+  std::vector<PgState> pgs_;     // [port * 8 + pg]
+  std::vector<int64_t> egress_;  // [port * 8 + tc]
   MmuTotals totals_;
   int64_t shared_pool_ = 0;
-  int64_t headroom_pool_ = 0;     // size of the shared headroom pool (pooled mode)
+  int64_t headroom_pool_ = 0;  // size of the shared headroom pool (pooled mode)
   bool pooled_headroom_ = false;
 };
 

@@ -9,10 +9,12 @@ namespace xoff::models {
 
 uint8_t Switch::lossless_mask(const SwitchConfig& cfg) {
   const std::vector<std::string> problems = validate(cfg, 0);
-  XOFF_CHECK(problems.empty(), "switch config: " + (problems.empty() ? std::string() : problems[0]));
+  XOFF_CHECK(problems.empty(),
+             "switch config: " + (problems.empty() ? std::string() : problems[0]));
   uint8_t m = 0;
   for (int tc = 0; tc < kNumClasses; ++tc) {
-    if (cfg.mmu.pg[cfg.classification.tc_to_pg[tc]].lossless) m = static_cast<uint8_t>(m | (1u << tc));
+    if (cfg.mmu.pg[cfg.classification.tc_to_pg[tc]].lossless)
+      m = static_cast<uint8_t>(m | (1u << tc));
   }
   return m;
 }
@@ -69,7 +71,7 @@ void Switch::handle_event(uint64_t) {
 void Switch::classify(Packet& p) const {
   const ClassificationConfig& c = cfg_.classification;
   p.tc = c.trust == ClassificationConfig::Trust::kDscp ? c.dscp_to_tc[p.dscp & 63]
-                                                        : c.pcp_to_tc[p.pcp & 7];
+                                                       : c.pcp_to_tc[p.pcp & 7];
   p.pg = c.tc_to_pg[p.tc];
 }
 
@@ -114,9 +116,14 @@ void Switch::admit(Packet& p, PortIndex ingress, PortIndex out) {
   const Mmu::Admission a = mmu_.admit(ingress.value(), p.pg, out.value(), p.tc, p.size.count());
   if (a.send_xoff) pfc_.send_xoff(ingress, p.pg);
   switch (a.verdict) {
-    case Mmu::Verdict::kAdmit: break;
-    case Mmu::Verdict::kLossyIngress: drop(p, DropReason::kLossyIngress, &q); return;
-    case Mmu::Verdict::kLossyEgress: drop(p, DropReason::kLossyEgress, &q); return;
+    case Mmu::Verdict::kAdmit:
+      break;
+    case Mmu::Verdict::kLossyIngress:
+      drop(p, DropReason::kLossyIngress, &q);
+      return;
+    case Mmu::Verdict::kLossyEgress:
+      drop(p, DropReason::kLossyEgress, &q);
+      return;
     case Mmu::Verdict::kLosslessViolation:
       log_violation_once(ingress, p.pg);
       drop(p, DropReason::kLosslessViolation, &q);

@@ -7,9 +7,12 @@ namespace xoff::models {
 
 const char* watchdog_action_name(WatchdogAction a) {
   switch (a) {
-    case WatchdogAction::kDrop: return "drop";
-    case WatchdogAction::kForward: return "forward";
-    case WatchdogAction::kAlert: return "alert";
+    case WatchdogAction::kDrop:
+      return "drop";
+    case WatchdogAction::kForward:
+      return "forward";
+    case WatchdogAction::kAlert:
+      return "alert";
   }
   return "?";
 }
@@ -34,7 +37,9 @@ int64_t shared_pool_bytes(const MmuConfig& c, size_t num_ports) {
 namespace {
 
 std::string b(sim::Bytes v) { return std::to_string(v.count()) + " B"; }
-std::string idx(const char* what, int i) { return std::string(what) + "[" + std::to_string(i) + "]"; }
+std::string idx(const char* what, int i) {
+  return std::string(what) + "[" + std::to_string(i) + "]";
+}
 
 void validate_mmu(const MmuConfig& m, size_t num_ports, std::vector<std::string>& out) {
   if (m.total.count() <= 0) out.push_back("mmu.total must be positive");
@@ -53,7 +58,8 @@ void validate_mmu(const MmuConfig& m, size_t num_ports, std::vector<std::string>
   }
   const int64_t shared = shared_pool_bytes(m, num_ports);
   if (shared <= 0) {
-    out.push_back("mmu.total (" + b(m.total) + ") leaves no shared pool after reserves and headroom on " +
+    out.push_back("mmu.total (" + b(m.total) +
+                  ") leaves no shared pool after reserves and headroom on " +
                   std::to_string(num_ports) + " ports (" + std::to_string(shared) + " B)");
   }
 }
@@ -62,7 +68,8 @@ void validate_ecn(const EcnConfig& e, std::vector<std::string>& out) {
   for (int i = 0; i < kNumClasses; ++i) {
     const EcnClassConfig& c = e.tc[i];
     const std::string n = idx("ecn.tc", i);
-    if (c.kmin > c.kmax) out.push_back(n + ".kmin (" + b(c.kmin) + ") exceeds " + n + ".kmax (" + b(c.kmax) + ")");
+    if (c.kmin > c.kmax)
+      out.push_back(n + ".kmin (" + b(c.kmin) + ") exceeds " + n + ".kmax (" + b(c.kmax) + ")");
     if (c.pmax < 0 || c.pmax > 1) out.push_back(n + ".pmax must be in [0, 1]");
   }
 }
@@ -72,19 +79,24 @@ void validate_ecn(const EcnConfig& e, std::vector<std::string>& out) {
 std::vector<std::string> validate(const SwitchConfig& c, size_t num_ports) {
   std::vector<std::string> out;
   for (int i = 0; i < 64; ++i) {
-    if (c.classification.dscp_to_tc[i] >= kNumClasses) out.push_back(idx("classification.dscp_to_tc", i) + " must be < 8");
+    if (c.classification.dscp_to_tc[i] >= kNumClasses)
+      out.push_back(idx("classification.dscp_to_tc", i) + " must be < 8");
   }
   for (int i = 0; i < kNumClasses; ++i) {
-    if (c.classification.pcp_to_tc[i] >= kNumClasses) out.push_back(idx("classification.pcp_to_tc", i) + " must be < 8");
-    if (c.classification.tc_to_pg[i] >= kNumClasses) out.push_back(idx("classification.tc_to_pg", i) + " must be < 8");
+    if (c.classification.pcp_to_tc[i] >= kNumClasses)
+      out.push_back(idx("classification.pcp_to_tc", i) + " must be < 8");
+    if (c.classification.tc_to_pg[i] >= kNumClasses)
+      out.push_back(idx("classification.tc_to_pg", i) + " must be < 8");
   }
   validate_mmu(c.mmu, num_ports, out);
   validate_ecn(c.ecn, out);
   if (c.pfc.quanta == 0) out.push_back("pfc.quanta must be positive (0 is XON)");
-  if (c.pfc.response_delay < sim::Duration::zero()) out.push_back("pfc.response_delay must not be negative");
+  if (c.pfc.response_delay < sim::Duration::zero())
+    out.push_back("pfc.response_delay must not be negative");
   const WatchdogConfig& w = c.watchdog;
-  if (w.enabled && (w.poll_interval <= sim::Duration::zero() || w.detection_time <= sim::Duration::zero() ||
-                    w.restoration_time <= sim::Duration::zero())) {
+  if (w.enabled &&
+      (w.poll_interval <= sim::Duration::zero() || w.detection_time <= sim::Duration::zero() ||
+       w.restoration_time <= sim::Duration::zero())) {
     out.push_back("watchdog: poll_interval, detection_time and restoration_time must be positive");
   }
   return out;

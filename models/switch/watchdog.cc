@@ -3,7 +3,10 @@
 namespace xoff::models {
 
 PfcWatchdog::PfcWatchdog(Network& net, Node& sw, const WatchdogConfig& cfg, uint8_t lossless_mask)
-    : net_(net), sw_(sw), cfg_(cfg), lossless_mask_(lossless_mask),
+    : net_(net),
+      sw_(sw),
+      cfg_(cfg),
+      lossless_mask_(lossless_mask),
       poll_timer_(net.sim(), *this, 0),
       log_(sim::logger("pfcwd")) {}
 

@@ -37,8 +37,12 @@ class PfcWatchdog final : public sim::EventHandler {
   // A PAUSE frame arrived at the switch: starts polling if idle.
   void on_pause_received();
   // Arrivals for queue (port, tc) must be dropped (drop action, stormed).
-  bool dropping(PortIndex port, int tc) const { return drop_[port.value() * kNumClasses + tc] != 0; }
-  bool stormed(PortIndex port, int tc) const { return watch_[port.value() * kNumClasses + tc].stormed; }
+  bool dropping(PortIndex port, int tc) const {
+    return drop_[port.value() * kNumClasses + tc] != 0;
+  }
+  bool stormed(PortIndex port, int tc) const {
+    return watch_[port.value() * kNumClasses + tc].stormed;
+  }
   int64_t storms() const { return storms_; }
   int64_t restorations() const { return restorations_; }
   const WatchdogConfig& config() const { return cfg_; }

@@ -73,10 +73,10 @@ TEST(Ecn, MarksAtEnqueueByTheQueueAhead) {
   ASSERT_EQ(log.size(), 150u);
   for (const auto& rx : log) {
     if (rx.seq <= 20) {
-      EXPECT_FALSE(rx.ce) << rx.seq;   // <= 20000 B ahead: Kmin
+      EXPECT_FALSE(rx.ce) << rx.seq;  // <= 20000 B ahead: Kmin
     }
     if (rx.seq > 100) {
-      EXPECT_TRUE(rx.ce) << rx.seq;    // > 100000 B ahead: Kmax
+      EXPECT_TRUE(rx.ce) << rx.seq;  // > 100000 B ahead: Kmax
     }
   }
   // Expected marks: 49 certain (k = 101..149) + sum over k = 21..100 of

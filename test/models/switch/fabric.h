@@ -40,7 +40,7 @@ struct SendSpec {
   uint8_t dscp = 26;
   uint8_t tc = 3;
   bool ecn_capable = false;
-  uint32_t hash = 0;       // flow hash; 0: distinct per packet
+  uint32_t hash = 0;         // flow hash; 0: distinct per packet
   bool random_dscp = false;  // alternate 26 (lossless) / 0 (lossy) at random
 };
 
@@ -88,10 +88,12 @@ class Blaster final : public Transport {
 inline void Blaster::on_room() {
   while (spec_.count > 0 && host_.has_room(spec_.tc)) {
     const int64_t span = spec_.max_size - spec_.min_size + 1;
-    const int64_t size = spec_.min_size + static_cast<int64_t>(rng_.uniform_int(static_cast<uint64_t>(span)));
+    const int64_t size =
+        spec_.min_size + static_cast<int64_t>(rng_.uniform_int(static_cast<uint64_t>(span)));
     Packet& p = net_.make_packet(sim::Bytes(size));
     p.protocol = Protocol::kRoce;
-    p.dst = spec_.dsts.size() == 1 ? spec_.dsts[0] : spec_.dsts[rng_.uniform_int(spec_.dsts.size())];
+    p.dst =
+        spec_.dsts.size() == 1 ? spec_.dsts[0] : spec_.dsts[rng_.uniform_int(spec_.dsts.size())];
     p.dscp = spec_.random_dscp ? (rng_.uniform_int(2) ? 26 : 0) : spec_.dscp;
     p.tc = spec_.tc;
     p.seq = sent++;

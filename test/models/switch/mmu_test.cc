@@ -61,7 +61,8 @@ TEST(Mmu, ChargesReserveThenSharedAndSendsXoffAtThreshold) {
 
 TEST(Mmu, ReleasesHeadroomFirstAndSendsXonBelowThresholdMinusOffset) {
   TwoPorts t(small());
-  for (int i = 0; i < 14; ++i) t.mmu.admit(0, 3, 1, 3, 1000);  // 1000 reserve, 8000 shared, 5000 headroom
+  for (int i = 0; i < 14; ++i)
+    t.mmu.admit(0, 3, 1, 3, 1000);  // 1000 reserve, 8000 shared, 5000 headroom
   for (int i = 0; i < 5; ++i) EXPECT_FALSE(t.mmu.release(0, 3, 1, 3, 1000));
   EXPECT_EQ(t.mmu.pg(0, 3).headroom, 0);
   EXPECT_EQ(t.mmu.pg(0, 3).shared, 8000);

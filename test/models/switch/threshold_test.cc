@@ -33,7 +33,8 @@ TEST_P(LossyThreshold, CongestedQueuesSettleAtAlphaPOverOnePlusAlphaS) {
   for (int h = 0; h < 3 * s; ++h) sw.set_route(h, {PortIndex(static_cast<uint16_t>(h))});
   for (int q = 0; q < s; ++q) freeze_sink(*f.hosts[2 * s + q]);
   for (int i = 0; i < 2 * s; ++i) {
-    f.blaster(i).start(SendSpec{{static_cast<uint32_t>(2 * s + i / 2)}, 1'000'000, kFrame, kFrame, 0, 0});
+    f.blaster(i).start(
+        SendSpec{{static_cast<uint32_t>(2 * s + i / 2)}, 1'000'000, kFrame, kFrame, 0, 0});
   }
   f.run_until(100_us);
   for (int q = 0; q < s; ++q) {
