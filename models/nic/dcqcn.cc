@@ -106,8 +106,7 @@ void DcqcnRateControl::advance(sim::Time now) {
   if (!p_.enabled) return;
   for (;;) {
     const sim::Time timer_at = next_timer_expiry();
-    const sim::Time cut_at =
-        s_.cut_pending ? s_.last_cut + p_.min_cut_interval : sim::Time::max();
+    const sim::Time cut_at = s_.cut_pending ? s_.last_cut + p_.min_cut_interval : sim::Time::max();
     if (std::min(timer_at, cut_at) > now) return;
     if (cut_at <= timer_at) {
       s_.cut_pending = false;

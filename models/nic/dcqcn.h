@@ -21,7 +21,9 @@
 //
 // Timers are evaluated lazily: the state at time t is obtained by replaying
 // the timer expiries up to t (advance()), which is exact because they are
-// periodic from the last cut. So a QP costs no events for DCQCN.
+// periodic from the last cut. So DCQCN schedules no events of its own; the NIC
+// re-reads R_C at each send, and wakes a QP that waits for its pacing time at
+// next_change() so that an increase shortens the wait.
 //
 // Cuts closer than `min_cut_interval` (Mellanox rate_reduce_monitor_period)
 // are coalesced: the CNP is remembered and one cut happens when the interval
@@ -37,23 +39,23 @@
 namespace xoff::models {
 
 struct DcqcnParams {
-  bool enabled = true;            // false: the QP always sends at line rate
-  double g = 1.0 / 256;           // α gain
-  double initial_alpha = 1.0;     // α used by the first cut
-  sim::Duration alpha_period;     // K: α decays once per K without a CNP
-  sim::Duration rate_timer;       // T: rate-increase timer period
-  sim::Bytes byte_counter;        // B: bytes per byte-counter stage
-  int fast_recovery_stages = 5;   // F
-  sim::BitsPerSecond rate_ai;     // R_AI: additive increase step of R_T
-  sim::BitsPerSecond rate_hai;    // R_HAI: hyper increase step of R_T
-  sim::BitsPerSecond min_rate;    // lower clamp of R_C
-  sim::Duration min_cut_interval; // 0: cut on every CNP
+  bool enabled = true;             // false: the QP always sends at line rate
+  double g = 1.0 / 256;            // α gain
+  double initial_alpha = 1.0;      // α used by the first cut
+  sim::Duration alpha_period;      // K: α decays once per K without a CNP
+  sim::Duration rate_timer;        // T: rate-increase timer period
+  sim::Bytes byte_counter;         // B: bytes per byte-counter stage
+  int fast_recovery_stages = 5;    // F
+  sim::BitsPerSecond rate_ai;      // R_AI: additive increase step of R_T
+  sim::BitsPerSecond rate_hai;     // R_HAI: hyper increase step of R_T
+  sim::BitsPerSecond min_rate;     // lower clamp of R_C
+  sim::Duration min_cut_interval;  // 0: cut on every CNP
   // true: every cut sets R_T = R_C (the paper, QCN). false: only a cut after a
   // timer-driven increase does (Mellanox clamp_tgt_rate = 0 with
   // clamp_tgt_rate_after_time_inc = 1; the HPCC ns-3 model's ClampTargetRate
   // = false), so back-to-back cuts keep the old target and recover fast.
   bool clamp_target_always = true;
-  sim::Duration cnp_interval;     // NP: at most one CNP per QP per interval (N)
+  sim::Duration cnp_interval;  // NP: at most one CNP per QP per interval (N)
 
   // The paper's values (§3 and §5): g = 1/256, K = 55 us, T = 55 us,
   // B = 10 MB, F = 5, R_AI = 40 Mb/s, N = 50 us. R_HAI = 100 Mb/s and
@@ -75,18 +77,18 @@ struct DcqcnParams {
 
 // Plain, printable state of one QP's reaction point.
 struct DcqcnState {
-  sim::BitsPerSecond current;     // R_C: the rate the QP is paced at
-  sim::BitsPerSecond target;      // R_T
-  double alpha = 1.0;             // α at `alpha_anchor`
-  sim::Time alpha_anchor;         // time α was last set (the last cut)
-  sim::Time timer_anchor;         // start of the rate timer (the last cut)
-  int64_t timer_expiries = 0;     // rate-timer expiries applied since the anchor
-  int t_stage = 0;                // T_stage
-  int b_stage = 0;                // B_stage
-  sim::Bytes byte_acc;            // bytes sent since the last byte stage
+  sim::BitsPerSecond current;  // R_C: the rate the QP is paced at
+  sim::BitsPerSecond target;   // R_T
+  double alpha = 1.0;          // α at `alpha_anchor`
+  sim::Time alpha_anchor;      // time α was last set (the last cut)
+  sim::Time timer_anchor;      // start of the rate timer (the last cut)
+  int64_t timer_expiries = 0;  // rate-timer expiries applied since the anchor
+  int t_stage = 0;             // T_stage
+  int b_stage = 0;             // B_stage
+  sim::Bytes byte_acc;         // bytes sent since the last byte stage
   sim::Time last_cut;
-  bool increasing = false;        // below line rate: timers run
-  bool cut_pending = false;       // a CNP waits for min_cut_interval
+  bool increasing = false;   // below line rate: timers run
+  bool cut_pending = false;  // a CNP waits for min_cut_interval
   bool ever_cut = false;
   int64_t cuts = 0;
   int64_t cnps = 0;

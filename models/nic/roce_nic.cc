@@ -113,7 +113,8 @@ void RoceNic::schedule(uint32_t i) {
 void RoceNic::wait(uint32_t i, sim::Time allowed) {
   Qp& q = qps_[i];
   const sim::Time change = cfg_.dcqcn.enabled ? q.cc.next_change() : sim::Time::max();
-  sched_.wait_until(i, q.tc, std::min(allowed, std::max(change, sim_.now() + sim::Duration::ps(1))));
+  sched_.wait_until(i, q.tc,
+                    std::min(allowed, std::max(change, sim_.now() + sim::Duration::ps(1))));
 }
 
 void RoceNic::on_room() { pump(); }
@@ -166,8 +167,8 @@ void RoceNic::serve(uint32_t i) {
 void RoceNic::send_data(Qp& q) {
   const int64_t psn = q.snd_nxt;
   const int64_t payload = std::min(cfg_.mtu.count(), q.size - psn * cfg_.mtu.count());
-  const sim::Bytes wire = sim::Bytes(std::max<int64_t>(payload, 0)) + kRoceDataHeaderBytes +
-                          cfg_.extra_wire_bytes;
+  const sim::Bytes wire =
+      sim::Bytes(std::max<int64_t>(payload, 0)) + kRoceDataHeaderBytes + cfg_.extra_wire_bytes;
   Packet& p = net_.make_packet(wire);
   p.kind = PacketKind::kRoceData;
   p.protocol = Protocol::kRoce;
@@ -203,11 +204,18 @@ void RoceNic::send_data(Qp& q) {
 
 void RoceNic::receive(Packet& p) {
   switch (p.kind) {
-    case PacketKind::kRoceData: on_data(p); break;
+    case PacketKind::kRoceData:
+      on_data(p);
+      break;
     case PacketKind::kRoceAck:
-    case PacketKind::kRoceNak: on_ack(p); break;
-    case PacketKind::kCnp: on_cnp(p); break;
-    default: XOFF_CHECK(false, "RoCE NIC received a packet of another kind");
+    case PacketKind::kRoceNak:
+      on_ack(p);
+      break;
+    case PacketKind::kCnp:
+      on_cnp(p);
+      break;
+    default:
+      XOFF_CHECK(false, "RoCE NIC received a packet of another kind");
   }
 }
 

@@ -6,7 +6,9 @@
 // PSN 0..n−1, ECN-capable (ECT), marked with the flow's DSCP, PCP and host
 // class, and hashed on (src, dst, flow) for ECMP, as a real NIC hashes the
 // per-QP UDP source port. Each QP is paced at its DCQCN rate R_C: after a
-// packet of S bytes at time t the QP may send again at t + S·8/R_C. The
+// packet of S bytes at time t the QP may send again at t + S·8/R_C, R_C read
+// when it is served (a QP parked for its pacing time is also woken when a
+// DCQCN timer may raise R_C, so a rate increase shortens the wait). The
 // QpScheduler picks QPs round-robin per class and pushes packets into the
 // host port only while Host::has_room(class); Host::on_room refills. One
 // Timer wakes the NIC at the earliest pacing time.
@@ -72,14 +74,14 @@ class RoceNic final : public Transport, public FlowEndpoint, public sim::EventHa
     uint8_t tc = 0;
     uint8_t dscp = 0;
     uint8_t pcp = 0;
-    bool active = false;   // sending a message (false: finished, slot reusable)
-    bool queued = false;   // in the scheduler (ready ring or waiting heap)
+    bool active = false;  // sending a message (false: finished, slot reusable)
+    bool queued = false;  // in the scheduler (ready ring or waiting heap)
     bool sent_any = false;
-    int64_t size = 0;      // payload bytes
-    int64_t npkts = 0;     // PSNs 0..npkts−1
-    int64_t snd_una = 0;   // oldest unacknowledged PSN
-    int64_t snd_nxt = 0;   // next PSN to send
-    int64_t snd_max = 0;   // one past the highest PSN ever sent
+    int64_t size = 0;     // payload bytes
+    int64_t npkts = 0;    // PSNs 0..npkts−1
+    int64_t snd_una = 0;  // oldest unacknowledged PSN
+    int64_t snd_nxt = 0;  // next PSN to send
+    int64_t snd_max = 0;  // one past the highest PSN ever sent
     int64_t retx_bytes = 0;
     sim::Time last_send;
     sim::Bytes last_size;
@@ -88,9 +90,9 @@ class RoceNic final : public Transport, public FlowEndpoint, public sim::EventHa
     sim::Timer rto_timer;
   };
   struct RxFlow {
-    int64_t expected = 0;  // next in-order PSN
-    int unacked = 0;       // in-order packets since the last ACK
-    bool nak_sent = false; // a NAK for `expected` is outstanding
+    int64_t expected = 0;   // next in-order PSN
+    int unacked = 0;        // in-order packets since the last ACK
+    bool nak_sent = false;  // a NAK for `expected` is outstanding
     bool cnp_sent = false;
     sim::Time last_cnp;
   };
@@ -123,7 +125,7 @@ class RoceNic final : public Transport, public FlowEndpoint, public sim::EventHa
   FlowListener* listener_;
   RoceCounters counters_;
 
-  std::deque<Qp> qps_;             // dense QP ids; stable addresses (timers)
+  std::deque<Qp> qps_;  // dense QP ids; stable addresses (timers)
   std::vector<uint32_t> free_qps_;
   std::vector<uint32_t> flow_qp_;  // flow id → QP id or kNoQp
   std::vector<RxFlow> rx_;         // flow id → receiver state

@@ -54,7 +54,7 @@ TEST(DcqcnRateControl, AdditiveIncreaseRaisesTargetByRaiAfterFStages) {
   DcqcnRateControl cc(p, kLine);
   cc.on_cnp(at(0_us));  // 100G -> 50G, R_T = 100G, alpha stays 1
   const sim::Time t1 = at(1_us);
-  cc.on_cnp(t1);        // R_T = 50G, R_C = 25G (alpha 1, not yet decayed: K = 55 us)
+  cc.on_cnp(t1);  // R_T = 50G, R_C = 25G (alpha 1, not yet decayed: K = 55 us)
   ASSERT_EQ(cc.rate().count(), 25 * kG);
   ASSERT_EQ(cc.target().count(), 50 * kG);
   cc.advance(t1 + p.rate_timer * 5);
@@ -93,8 +93,8 @@ TEST(DcqcnRateControl, ByteCounterAloneDrivesFastRecovery) {
   cc.on_bytes_sent(at(1_us), 63_KB);
   EXPECT_EQ(cc.rate().count(), 50 * kG);  // 63 KB < B: no stage yet
   cc.on_bytes_sent(at(2_us), 1_KB);
-  EXPECT_EQ(cc.rate().count(), 75 * kG);  // (100G + 50G) / 2
-  cc.on_bytes_sent(at(3_us), 128_KB);     // two more stages at once
+  EXPECT_EQ(cc.rate().count(), 75 * kG);         // (100G + 50G) / 2
+  cc.on_bytes_sent(at(3_us), 128_KB);            // two more stages at once
   EXPECT_EQ(cc.rate().count(), 93'750'000'000);  // 75 -> 87.5 -> 93.75
   EXPECT_EQ(cc.state().b_stage, 3);
 }
@@ -172,7 +172,7 @@ TEST(DcqcnRateControl, WithoutClampBackToBackCutsKeepTheTarget) {
   EXPECT_EQ(cc.target(), kLine);
   cc.advance(at(56_us));  // one fast-recovery step: (100G + 25G) / 2
   EXPECT_EQ(cc.rate().count(), 62'500'000'000);
-  cc.on_cnp(at(57_us));   // after a timer increase the cut clamps R_T = R_C
+  cc.on_cnp(at(57_us));  // after a timer increase the cut clamps R_T = R_C
   EXPECT_EQ(cc.target().count(), 62'500'000'000);
 }
 
@@ -182,7 +182,7 @@ TEST(DcqcnRateControl, NextChangeIsTheNextTimerExpiryOrPendingCut) {
   EXPECT_EQ(cc.next_change(), sim::Time::max());  // at line rate: nothing pending
   cc.on_cnp(at(10_us));
   EXPECT_EQ(cc.next_change(), at(310_us));
-  cc.on_cnp(at(11_us));                           // coalesced: cut due at 14 us
+  cc.on_cnp(at(11_us));  // coalesced: cut due at 14 us
   EXPECT_EQ(cc.next_change(), at(14_us));
 }
 

@@ -66,7 +66,8 @@ inline Host& add_host(Network& net, const std::string& name) {
   return h;
 }
 
-inline FlowSpec roce_flow(uint32_t id, uint32_t src, uint32_t dst, sim::Bytes size, uint8_t tc = 3) {
+inline FlowSpec roce_flow(uint32_t id, uint32_t src, uint32_t dst, sim::Bytes size,
+                          uint8_t tc = 3) {
   FlowSpec f;
   f.id = id;
   f.protocol = Protocol::kRoce;

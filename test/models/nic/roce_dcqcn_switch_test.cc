@@ -32,7 +32,8 @@ struct Incast {
   Completions done;
   int n;
 
-  Incast(int senders, const RoceConfig& cfg) : sw(net.add_node<Switch>("sw", SwitchConfig{})), n(senders) {
+  Incast(int senders, const RoceConfig& cfg)
+      : sw(net.add_node<Switch>("sw", SwitchConfig{})), n(senders) {
     for (int i = 0; i <= senders; ++i) {
       std::string name = "h";
       name += std::to_string(i);
@@ -66,8 +67,8 @@ struct Incast {
 struct Window {
   std::vector<double> gbps;  // per flow, wire bytes over the window
   double total = 0;
-  double jain = 0;           // (sum x)^2 / (n sum x^2)
-  int64_t peak_queue = 0;    // bottleneck class-3 bytes, sampled every 1 us
+  double jain = 0;         // (sum x)^2 / (n sum x^2)
+  int64_t peak_queue = 0;  // bottleneck class-3 bytes, sampled every 1 us
 };
 
 // Runs to `from`, then samples the bottleneck queue every microsecond until

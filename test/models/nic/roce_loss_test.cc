@@ -96,8 +96,8 @@ TEST(RoceNicLoss, LinkDownMidFlowIsRecoveredByTimeoutAfterRestore) {
   ASSERT_EQ(t.done.done.size(), 1u);
   EXPECT_GE(t.nic_a.counters().timeouts, 1);
   EXPECT_GT(t.done.done[0].retx, 0);
-  EXPECT_EQ(t.nic_b.counters().data_packets_received -
-                t.nic_b.counters().out_of_order_packets - t.nic_b.counters().duplicate_packets,
+  EXPECT_EQ(t.nic_b.counters().data_packets_received - t.nic_b.counters().out_of_order_packets -
+                t.nic_b.counters().duplicate_packets,
             1000);
   t.net.check_conservation();
   EXPECT_EQ(t.net.live_packets(), 0u);
