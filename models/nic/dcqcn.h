@@ -57,21 +57,24 @@ struct DcqcnParams {
   bool clamp_target_always = true;
   sim::Duration cnp_interval;  // NP: at most one CNP per QP per interval (N)
 
-  // The paper's values (§3 and §5): g = 1/256, K = 55 us, T = 55 us,
+  // The paper's evaluation values: g = 1/256, K = 55 us, T = 55 us,
   // B = 10 MB, F = 5, R_AI = 40 Mb/s, N = 50 us. R_HAI = 100 Mb/s and
   // min_rate = 100 Mb/s (the HPCC ns-3 DCQCN model's MinRate) are our
   // choices where the paper gives none.
   static DcqcnParams paper();
-  // ConnectX-4+ firmware defaults (NVIDIA "DCQCN CC Parameters", DOCA docs;
-  // Mellanox community DOC-2790): dce_tcp_g = 1019 read as (1 − g)·1024
-  // → g = 5/1024; dce_tcp_rtt = 1 us (K); initial_alpha_value = 1023/1024;
-  // rate_reduce_monitor_period = 4 us; rpg_min_rate = 1 Mb/s;
-  // rpg_time_reset = 300 us (T); rpg_byte_reset = 32767 B (B);
-  // rpg_threshold = 1 (F); rpg_ai_rate = 5 Mb/s; rpg_hai_rate = 50 Mb/s;
-  // min_time_between_cnps = 4 us (N); clamp_tgt_rate = 0,
-  // clamp_tgt_rate_after_time_inc = 1. The rate-increase values are the
-  // long-standing defaults as recalled (and as in the HPCC ns-3 model,
-  // RateAI 5 Mb/s, RateHAI 50 Mb/s); check them against your firmware.
+  // ConnectX-4+ firmware defaults. From NVIDIA's "DCQCN CC Parameters" (DOCA
+  // documentation) and Mellanox community DOC-2790: dce_tcp_g = 1019, read as
+  // (1 − g)·1024 → g = 5/1024; dce_tcp_rtt = 1 us (K); initial_alpha_value =
+  // 1023/1024; rate_reduce_monitor_period = 4 us; rpg_min_rate = 1 Mb/s.
+  // Recalled long-standing defaults, not re-checked against that page (the
+  // HPCC ns-3 model uses the same RateAI 5 Mb/s, RateHAI 50 Mb/s):
+  // rpg_time_reset = 300 us (T); rpg_byte_reset = 32767 B (B); rpg_threshold
+  // = 1 (F); rpg_ai_rate = 5 Mb/s; rpg_hai_rate = 50 Mb/s;
+  // min_time_between_cnps = 4 us (N); clamp_tgt_rate = 0 with
+  // clamp_tgt_rate_after_time_inc = 1. Check them against your firmware.
+  // Note: with the paper's RED (Kmax 200 KB, marking at enqueue) this profile
+  // oscillates: CNPs every 4 us during the queueing delay drive R_C to the
+  // minimum, then one timer step restores it (see roce_dcqcn_switch_test).
   static DcqcnParams nic_like();
 };
 
