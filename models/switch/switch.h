@@ -44,6 +44,8 @@ struct SwitchCounters {
 
 class Switch final : public Node, private sim::EventHandler {
  public:
+  // `cfg` must pass validate() (the scenario loader reports its problems as
+  // input errors first); a config that does not is a bug and aborts here.
   Switch(Network& net, NodeId id, std::string name, const SwitchConfig& cfg);
 
   // Forwarding entry for destination host `dst_host` (empty = black hole).
