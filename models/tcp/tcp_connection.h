@@ -11,6 +11,11 @@
 // Slots are owned by a TcpStack and reused; a slot's object never moves
 // (timers are scheduled by address), its index is the `conn` that packets for
 // it carry. Timer kinds are 2·slot (RTO) and 2·slot + 1 (delayed ACK).
+//
+// The RTO is restarted on every ACK (RFC 6298 5.3), so it is lazy: restarting
+// only moves `rto_deadline`; the timer is pushed again only if it must fire
+// sooner, or when it fires before the deadline. The event queue then holds
+// about one RTO entry per connection per RTO period instead of one per ACK.
 #include <cstdint>
 
 #include "models/tcp/tcp_config.h"
@@ -40,6 +45,13 @@ struct TcpConnection {
   TcpConnection(const TcpConnection&) = delete;
   TcpConnection& operator=(const TcpConnection&) = delete;
 
+  void arm_rto(sim::Time deadline) {
+    rto_deadline = deadline;
+    if (!rto_timer.armed() || rto_timer.expiry() > deadline) rto_timer.arm_at(deadline);
+  }
+  void stop_rto() { rto_deadline = sim::Time::max(); }
+  bool rto_running() const { return rto_deadline != sim::Time::max(); }
+
   bool rpc() const { return role == TcpRole::kRpcClient || role == TcpRole::kRpcServer; }
   // This end has nothing left to do: all it sends is acknowledged and all it
   // expects has arrived. The connection closes when both ends are done.
@@ -64,7 +76,8 @@ struct TcpConnection {
   int64_t rx_bytes = 0;         // bytes this end receives
   TcpSender tx;
   TcpReceiver rx;
-  sim::Timer rto_timer;
+  sim::Time rto_deadline = sim::Time::max();  // max: not running
+  sim::Timer rto_timer;                       // fires at or before rto_deadline
   sim::Timer delack_timer;
 };
 

@@ -75,7 +75,7 @@ void TcpStack::send_segment(TcpConnection& c) {
     ++stats_.retransmitted_segments;
     stats_.retransmitted_bytes += seg.len;
   }
-  if (!c.rto_timer.armed()) c.rto_timer.arm_in(c.tx.rto());  // RFC 6298 (5.1)
+  if (!c.rto_running()) c.arm_rto(sim_.now() + c.tx.rto());  // RFC 6298 (5.1)
   host_.send(p);  // last: may re-enter on_room
 }
 

@@ -107,6 +107,7 @@ TcpConnection& TcpStack::open(const OpenArgs& a) {
 // A slot still queued in a ready ring is freed when the ring pops it.
 void TcpStack::release(TcpConnection& c) {
   c.active = false;
+  c.stop_rto();
   c.rto_timer.cancel();
   c.delack_timer.cancel();
   --open_;
@@ -172,9 +173,9 @@ void TcpStack::on_ack(TcpConnection& c, int64_t ack, bool ece, bool pure) {
   if (r.has_event) note_event(c, r.event, r.flight);
   const TcpSenderState& s = c.tx.state();
   if (s.snd_una == s.snd_max) {
-    c.rto_timer.cancel();  // RFC 6298 (5.2)
+    c.stop_rto();  // RFC 6298 (5.2)
   } else if (r.restart_timer) {
-    c.rto_timer.arm_in(c.tx.rto());  // (5.3)
+    c.arm_rto(sim_.now() + c.tx.rto());  // (5.3)
   }
   if (c.tx.done()) {
     on_tx_done(c);
@@ -196,7 +197,7 @@ void TcpStack::on_timeout(TcpConnection& c) {
   const int64_t flight = c.tx.flight();
   if (!c.tx.on_timeout()) return;
   note_event(c, TcpEventKind::kTimeout, flight);
-  c.rto_timer.arm_in(c.tx.rto());
+  c.arm_rto(sim_.now() + c.tx.rto());
   schedule(c);
 }
 
@@ -217,10 +218,13 @@ void TcpStack::note_event(const TcpConnection& c, TcpEventKind kind, int64_t fli
 void TcpStack::handle_event(uint64_t tag) {
   TcpConnection& c = *conns_[tag >> 1];
   if (!c.active) return;
-  if ((tag & 1) == 0) {
-    on_timeout(c);
-  } else {
+  if ((tag & 1) == 1) {
     send_ack_now(c);
+  } else if (c.rto_running() && c.rto_deadline > sim_.now()) {
+    c.rto_timer.arm_at(c.rto_deadline);  // restarted since it was pushed
+  } else if (c.rto_running()) {
+    c.stop_rto();
+    on_timeout(c);
   }
 }
 

@@ -115,5 +115,28 @@ TEST(TcpLoss, LostWindowTailWaitsForMinRtoAndBacksOffByDoubling) {
   EXPECT_EQ(t.net.live_packets(), 0u);
 }
 
+// Latency of one 100 B / 10 KB RPC over the switch path, the request's first
+// transmission dropped or not.
+sim::Duration rpc_latency(bool drop_request) {
+  LossyPath t;
+  if (drop_request) t.drops_left[0] = 1;
+  RpcSpec r;
+  r.client = 0;
+  r.server = 1;
+  r.request = 100_B;
+  r.response = 10'000_B;
+  t.stack(0).start_rpc(r);
+  t.run();
+  EXPECT_EQ(t.log.rpcs.size(), 1u);
+  t.net.check_conservation();
+  return t.log.rpcs.empty() ? sim::Duration::zero() : t.log.rpcs[0].second;
+}
+
+TEST(TcpLoss, RpcWhoseRequestIsLostIsLateByExactlyTheInitialRto) {
+  // The resent request leaves at initial_rto = 1 ms on an idle path, after which
+  // everything happens exactly as without the loss.
+  EXPECT_EQ(rpc_latency(true) - rpc_latency(false), 1_ms);
+}
+
 }  // namespace
 }  // namespace xoff::models::tcp_test

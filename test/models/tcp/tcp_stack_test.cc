@@ -67,5 +67,76 @@ TEST(TcpStack, RpcLatencyOnIdlePathIsBothSerializationsPlusTwoPropagations) {
   EXPECT_EQ(t.net.live_packets(), 0u);
 }
 
+TEST(TcpStack, DelayedAckAcknowledgesEverySecondSegment) {
+  TcpConfig cfg;
+  cfg.delayed_ack = true;
+  DirectPair t(20_us, cfg);
+  t.start(0, 0, 1, 20 * 1460);
+  t.run();
+  ASSERT_EQ(t.log.flows.size(), 1u);
+  EXPECT_EQ(t.stack(1).stats().acks_sent, 10);  // 20 segments, one ACK per pair
+  // ABC with L = 2 (RFC 3465): each ACK of two segments grows cwnd by 2 SMSS, so
+  // slow start still doubles per round: 10 + 10 segments, two RTTs of 41.27 us
+  // plus the ten segments of round 1 (12 144 ns) = 94 675.2 ns.
+  EXPECT_EQ(t.log.flows[0].t.count_ps(), 2 * 41'265'600 + 12'144'000);
+}
+
+TEST(TcpStack, PacketForAClosedConnectionIsConsumedAsStale) {
+  DirectPair t(1_us);
+  t.start(0, 0, 1, 1460);
+  t.run();
+  ASSERT_EQ(t.log.flows.size(), 1u);
+  ASSERT_EQ(t.stack(1).open_connections(), 0u);
+  Packet& late = t.net.make_packet(1518_B);  // e.g. a retransmitted copy still in flight
+  late.kind = PacketKind::kTcpData;
+  late.protocol = Protocol::kTcp;
+  late.src = 0;
+  late.dst = 1;
+  late.payload = 1460;
+  t.hosts[1]->receive(late, PortIndex(0));
+  EXPECT_EQ(t.stack(1).stats().stale_packets, 1);
+  EXPECT_EQ(t.stack(1).stats().acks_sent, 1);  // nothing answered it
+  t.net.check_conservation();
+  EXPECT_EQ(t.net.live_packets(), 0u);
+}
+
+TEST(TcpStack, EmptyFlowFinishesAtOnce) {
+  DirectPair t(1_us);
+  t.start(3, 0, 1, 0);
+  ASSERT_EQ(t.log.flows.size(), 1u);
+  EXPECT_EQ(t.log.flows[0].id, 3u);
+  EXPECT_EQ(t.log.flows[0].t, sim::Time::zero());
+}
+
+TEST(TcpStack, SpuriousTimeoutsCostRetransmissionsButTheFlowCompletes) {
+  TcpConfig cfg;
+  cfg.min_rto = cfg.initial_rto = 10_us;  // far below the 41 us RTT
+  DirectPair t(20_us, cfg);
+  t.start(0, 0, 1, 100 * 1460);
+  t.run();
+  ASSERT_EQ(t.log.flows.size(), 1u);
+  EXPECT_GT(t.stack(0).stats().timeouts, 0);
+  EXPECT_GT(t.log.flows[0].retransmitted, 0);
+  EXPECT_EQ(t.stack(0).open_connections(), 0u);
+  EXPECT_EQ(t.stack(1).open_connections(), 0u);
+  t.net.check_conservation();
+  EXPECT_EQ(t.net.live_packets(), 0u);
+}
+
+TEST(TcpStack, FlowsOfOneHostShareItsLinkRoundRobin) {
+  DirectPair t(1_us);
+  for (uint32_t f = 0; f < 4; ++f) t.start(f, 0, 1, 100 * 1460);
+  t.run();
+  ASSERT_EQ(t.log.flows.size(), 4u);
+  // 400 segments take 400 x 1214.4 ns = 486 us. One after another, the four
+  // would finish 121 us apart (364 us first to last); served one segment each
+  // in turn they finish together, apart only by the head start of whoever got
+  // into the NIC first (~20 segments, 24 us).
+  const sim::Duration spread = t.log.flows.back().t - t.log.flows.front().t;
+  EXPECT_LT(spread, 40_us);
+  EXPECT_GE(t.log.flows.back().t.count_ps(), 400 * 1'214'400);
+  t.net.check_conservation();
+}
+
 }  // namespace
 }  // namespace xoff::models::tcp_test
