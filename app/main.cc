@@ -1,0 +1,65 @@
+// The `xoff` command: parses arguments and hands each subcommand to its function.
+#include <CLI/CLI.hpp>
+
+#include "app/commands/commands.h"
+
+namespace {
+using namespace xoff::app;
+
+void add_run(CLI::App& cli, RunArgs& a) {
+  auto* run = cli.add_subcommand("run", "Run a scenario and write its results (HDF5)");
+  run->add_option("scenario", a.scenario, "Scenario file (.toml)")->required();
+  run->add_option("-o,--output", a.output, "Results file (default: out/<scenario>.h5)");
+  run->add_option("--seed", a.seed, "Override the scenario's seed");
+  run->add_option("--set", a.overrides, "Override a scenario value: key=value (repeatable)");
+  run->add_flag("-q,--quiet", a.quiet, "No progress display");
+  run->add_flag("--no-output", a.no_output, "Do not write a results file");
+  run->add_option("--log-level", a.log_level, "trace|debug|info|warn|error|off")
+      ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "off"}));
+}
+
+void add_sweep(CLI::App& cli, SweepArgs& a) {
+  auto* sw = cli.add_subcommand("sweep", "Run a scenario once per value of one parameter");
+  sw->add_option("scenario", a.base.scenario, "Scenario file (.toml)")->required();
+  sw->add_option("--param", a.parameter, "Key to vary, e.g. buffer.alpha")->required();
+  sw->add_option("--values", a.values, "Values, as for --set")->required()->delimiter(',');
+  sw->add_option("--set", a.base.overrides, "Fixed overrides: key=value (repeatable)");
+  sw->add_option("--seed", a.base.seed, "Override the scenario's seed");
+  sw->add_option("-d,--output-dir", a.output_dir, "Directory for one results file per value");
+  sw->add_flag("-q,--quiet", a.base.quiet, "No progress display");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App cli{"xoff: packet-level simulator of lossless Ethernet fabrics (RoCEv2, PFC, ECN/DCQCN, TCP)"};
+  cli.require_subcommand(1);
+  RunArgs run;
+  CheckArgs check;
+  HeadroomArgs headroom;
+  ListArgs list;
+  SweepArgs sweep;
+  add_run(cli, run);
+  add_sweep(cli, sweep);
+  auto* chk = cli.add_subcommand("check", "Validate scenario files without running them");
+  chk->add_option("scenarios", check.scenarios, "Scenario files")->required();
+  chk->add_option("--set", check.overrides, "Override a scenario value: key=value");
+  auto* hr = cli.add_subcommand("headroom", "PFC headroom a lossless priority group needs");
+  hr->add_option("--rate", headroom.rate, "Link rate")->capture_default_str();
+  hr->add_option("--cable", headroom.cable, "Cable length")->capture_default_str();
+  hr->add_option("--mtu", headroom.mtu, "Largest frame")->capture_default_str();
+  hr->add_option("--response-delay", headroom.response_delay, "Sender's PFC reaction time")
+      ->capture_default_str();
+  auto* ls = cli.add_subcommand("list", "List the bundled scenarios");
+  ls->add_option("directory", list.directory, "Scenario directory")->capture_default_str();
+  try {
+    cli.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return cli.exit(e) == 0 ? 0 : 2;
+  }
+  if (cli.got_subcommand("run")) return cmd_run(run);
+  if (cli.got_subcommand("sweep")) return cmd_sweep(sweep);
+  if (cli.got_subcommand("check")) return cmd_check(check);
+  if (cli.got_subcommand("headroom")) return cmd_headroom(headroom);
+  return cmd_list(list);
+}

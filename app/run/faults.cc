@@ -1,0 +1,92 @@
+#include "app/run/faults.h"
+
+#include <algorithm>
+
+namespace xoff::app {
+
+models::ForwardingTables compute_routes(const ScenarioConfig& cfg, const std::vector<bool>& link_up) {
+  const models::Topology& t = cfg.topology;
+  models::ForwardingTables tables;
+  if (cfg.routing.mode == RoutingMode::kEcmp) {
+    tables = models::shortest_path_ecmp(t, link_up);
+  } else if (cfg.routing.root != models::kNoNode) {
+    tables = models::up_down(t, link_up, cfg.routing.root);
+  } else {
+    tables = models::tiered_up_down(t, link_up);
+  }
+  models::apply_static_routes(tables, cfg.routing.static_routes);
+  return tables;
+}
+
+void install_routes(const models::ForwardingTables& tables, const std::vector<models::Switch*>& sw,
+                    const models::Topology& topo, sim::Time at, bool now) {
+  for (uint32_t n = 0; n < sw.size(); ++n) {
+    if (sw[n] == nullptr) continue;
+    if (now) {
+      for (uint32_t h = 0; h < topo.num_hosts(); ++h) {
+        const auto hops = tables.next_hops(n, h);
+        sw[n]->set_route(h, std::vector<models::PortIndex>(hops.begin(), hops.end()));
+      }
+      continue;
+    }
+    models::RouteTable rt;
+    for (uint32_t h = 0; h < topo.num_hosts(); ++h) rt.set(h, tables.next_hops(n, h));
+    sw[n]->install_routes_at(at, std::move(rt));
+  }
+}
+
+FaultInjector::FaultInjector(const ScenarioConfig& cfg, models::Network& net,
+                             const std::vector<models::Switch*>& switches,
+                             const std::vector<models::Host*>& hosts)
+    : cfg_(cfg),
+      net_(net),
+      switches_(switches),
+      hosts_(hosts),
+      link_up_(cfg.topology.links.size(), true),
+      faults_(cfg.link_faults),
+      fault_timer_(net.sim(), *this, kLinkFault) {
+  std::stable_sort(faults_.begin(), faults_.end(),
+                   [](const LinkFault& a, const LinkFault& b) { return a.at < b.at; });
+}
+
+void FaultInjector::start() {
+  if (!faults_.empty()) fault_timer_.arm_at(faults_.front().at);
+  for (size_t i = 0; i < cfg_.storms.size(); ++i) {
+    net_.sim().schedule_at(cfg_.storms[i].start, *this, kStormBase + i);
+  }
+}
+
+void FaultInjector::handle_event(uint64_t tag) {
+  if (tag >= kStormBase) {
+    storm_tick(tag - kStormBase);
+    return;
+  }
+  while (next_fault_ < faults_.size() && faults_[next_fault_].at <= net_.sim().now()) {
+    apply_link_fault(faults_[next_fault_++]);
+  }
+  if (next_fault_ < faults_.size()) fault_timer_.arm_at(faults_[next_fault_].at);
+}
+
+// The link changes state at once; the switches learn new routes only after the
+// convergence delay (until then they forward on stale routes).
+void FaultInjector::apply_link_fault(const LinkFault& f) {
+  link_up_[f.link] = f.up;
+  net_.set_link_up(f.link, f.up);
+  const models::ForwardingTables tables = compute_routes(cfg_, link_up_);
+  install_routes(tables, switches_, cfg_.topology, net_.sim().now() + cfg_.routing.convergence_delay,
+                 false);
+}
+
+// A stuck NIC re-sends XOFF with maximum quanta every `refresh` until `stop`.
+void FaultInjector::storm_tick(size_t i) {
+  const PfcStorm& s = cfg_.storms[i];
+  if (net_.sim().now() >= s.stop) return;
+  models::Host& h = *hosts_[s.host];
+  h.send_pause(s.classes, 0xFFFF);
+  // Refresh before the pause lapses: 0xFFFF quanta last 65535 x 512 bit times.
+  const sim::Duration lasts = sim::tx_time(sim::Bytes(65535LL * 64), h.nic_port().rate());
+  const sim::Time next = net_.sim().now() + std::min(s.refresh, lasts / 2);
+  if (next < s.stop) net_.sim().schedule_at(next, *this, kStormBase + i);
+}
+
+}  // namespace xoff::app

@@ -1,0 +1,117 @@
+#include "app/run/runner.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+
+#include "analysis/results/h5_writer.h"
+#include "app/config/error.h"
+#include "app/run/progress.h"
+#include "app/run/summary.h"
+#include "app/run/world.h"
+#include "app/scenario/scenario.h"
+#include "sim/log.h"
+
+namespace xoff::app {
+namespace {
+
+void set_topology(analysis::H5Recorder& rec, const models::Topology& t) {
+  std::vector<analysis::TopologyNode> nodes;
+  for (const auto& n : t.nodes) {
+    nodes.push_back({n.name, n.kind == models::NodeKind::kHost ? "host" : "switch", n.tier});
+  }
+  std::vector<analysis::TopologyLink> links;
+  for (const auto& l : t.links) {
+    links.push_back({t.nodes[l.a].name, t.nodes[l.b].name, l.a_port, l.b_port, l.rate.count(),
+                     l.delay.count_ps()});
+  }
+  rec.set_topology(std::move(nodes), std::move(links));
+}
+
+// Runs until the duration, or until all traffic finished plus the drain time.
+// Slices depend only on the scenario, so where a run stops is deterministic.
+void run_loop(World& w, Progress& progress) {
+  const ScenarioConfig& cfg = w.config();
+  sim::Simulator& sim = w.sim();
+  const sim::Time end = sim::Time::zero() + cfg.duration;
+  const sim::Duration slice = std::max(cfg.duration / 1000, sim::Duration::us(1));
+  sim::Time stop_at = end;
+  bool done = false;
+  while (sim.now() < stop_at) {
+    sim.run_until(std::min(stop_at, sim.now() + slice));
+    progress.update(sim.now(), sim.events_executed(), w.traffic().flows_finished(),
+                    w.traffic().num_flows());
+    if (!done && cfg.stop_when_done && w.traffic_done()) {
+      done = true;
+      stop_at = std::min(end, sim.now() + cfg.drain);
+    }
+  }
+  progress.finish();
+}
+
+std::string scenario_text(const ScenarioConfig& cfg, const RunArgs& a) {
+  std::string text = cfg.text;
+  for (const auto& o : a.overrides) text += "\n# --set " + o;
+  if (a.seed) text += "\n# --seed " + std::to_string(*a.seed);
+  return text;
+}
+
+}  // namespace
+
+std::string default_output(const std::string& scenario_path) {
+  return "out/" + std::filesystem::path(scenario_path).stem().string() + ".h5";
+}
+
+RunOutcome run_scenario(const RunArgs& a) {
+  RunOutcome out;
+  ScenarioConfig cfg;
+  try {
+    std::vector<std::string> overrides = a.overrides;
+    if (a.seed) overrides.push_back("scenario.seed=" + std::to_string(*a.seed));
+    cfg = load_scenario(a.scenario, overrides);
+  } catch (const config::ScenarioError& e) {
+    std::fprintf(stderr, "%s\n", e.what());
+    out.exit_code = 2;
+    return out;
+  }
+  sim::set_log_level(spdlog::level::from_str(a.log_level));
+  analysis::H5Recorder rec;
+  set_topology(rec, cfg.topology);
+  World w(cfg, rec);
+  w.start();
+  Progress progress(!a.quiet, cfg.duration);
+  run_loop(w, progress);
+  w.net().report_counters();
+  w.net().check_conservation();
+
+  analysis::RunMetadata meta;
+  meta.xoff_version = XOFF_VERSION;
+  meta.scenario_name = cfg.name;
+  meta.scenario_text = scenario_text(cfg, a);
+  meta.seed = cfg.seed;
+  meta.fingerprint = w.sim().fingerprint();
+  meta.events = w.sim().events_executed();
+  meta.sim_time = w.sim().now();
+  meta.wall_seconds = progress.elapsed_seconds();
+  out.data = rec.data();
+  out.data.meta = meta;
+  fill_outcome(w, out);
+  if (!a.no_output) {
+    out.output_path = a.output.empty() ? default_output(a.scenario) : a.output;
+    try {
+      const auto parent = std::filesystem::path(out.output_path).parent_path();
+      if (!parent.empty()) std::filesystem::create_directories(parent);
+      rec.write(meta, out.output_path);
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "xoff: error: cannot write results: %s\n", e.what());
+      out.exit_code = 1;
+      out.output_path.clear();
+    }
+  }
+  print_summary(stdout, w, out);
+  return out;
+}
+
+int cmd_run(const RunArgs& a) { return run_scenario(a).exit_code; }
+
+}  // namespace xoff::app

@@ -1,0 +1,29 @@
+#pragma once
+// One run of a scenario: load and validate, build, run with progress, check the
+// invariants, summarise, write results. Shared by `xoff run` and `xoff sweep`.
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "analysis/results/run_data.h"
+#include "app/commands/commands.h"
+
+namespace xoff::app {
+
+struct RunOutcome {
+  int exit_code = 0;            // 0 ok, 1 runtime failure, 2 bad input
+  std::string output_path;      // "" when nothing was written
+  analysis::RunData data;       // what the recorder collected (tables and series)
+  int64_t lossless_violations = 0;
+  int64_t pause_frames = 0;     // XOFF frames sent by every node
+  int64_t ecn_marks = 0;
+  bool traffic_finished = false;
+};
+
+// Runs `a`; prints progress (unless quiet) and the summary to stdout.
+RunOutcome run_scenario(const RunArgs& a);
+
+// Default results path: out/<scenario file stem>.h5
+std::string default_output(const std::string& scenario_path);
+
+}  // namespace xoff::app

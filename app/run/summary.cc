@@ -1,0 +1,153 @@
+#include "app/run/summary.h"
+
+#include <algorithm>
+#include <string>
+
+#include "analysis/stats/stats.h"
+#include "sim/unit_parse.h"
+
+namespace xoff::app {
+namespace {
+
+std::string us(double v) {
+  char b[32];
+  std::snprintf(b, sizeof b, v >= 1000 ? "%.3f ms" : "%.2f us", v >= 1000 ? v / 1000 : v);
+  return b;
+}
+
+std::string dur(sim::Duration d) { return us(d.to_us()); }
+
+void print_flows(std::FILE* f, World& w, const analysis::RunData& d) {
+  const auto& tm = w.traffic();
+  std::fprintf(f, "Flows        %llu of %u finished\n",
+               static_cast<unsigned long long>(tm.flows_finished()), tm.num_flows());
+  if (d.flows.empty()) return;
+  const analysis::FlowSummary s = analysis::summarize_flows(d.flows);
+  for (const auto& p : s.by_protocol) {
+    std::fprintf(f, "  %-5s %5zu flows  FCT p50 %s  p99 %s  max %s", p.protocol.c_str(), p.flows,
+                 us(p.fct_us.p50).c_str(), us(p.fct_us.p99).c_str(), us(p.fct_us.max).c_str());
+    if (p.slowdown.count > 0) {
+      std::fprintf(f, "  slowdown p50 %.2f p99 %.2f", p.slowdown.p50, p.slowdown.p99);
+    }
+    std::fprintf(f, "\n");
+  }
+}
+
+void print_collectives(std::FILE* f, World& w, const analysis::RunData& d) {
+  const auto& ce = w.collectives();
+  for (uint32_t c = 0; c < ce.num_collectives(); ++c) {
+    const auto& spec = w.config().traffic.collectives[c];
+    if (!ce.is_finished(c)) {
+      std::fprintf(f, "AllReduce    %s (%s, %zu ranks, %s): NOT FINISHED\n", spec.name.c_str(),
+                   models::algorithm_name(spec.algorithm), spec.ranks.size(),
+                   sim::format_bytes(spec.size).c_str());
+    }
+  }
+  for (const auto& r : d.collectives) {
+    const sim::Duration t = r.finish - r.start;
+    std::fprintf(f, "AllReduce    %s (%s, %u ranks, %s): %s, ideal %s (%.3fx), %zu steps\n",
+                 r.name.c_str(), r.algorithm.c_str(), r.ranks,
+                 sim::format_bytes(sim::Bytes(r.size_bytes)).c_str(), dur(t).c_str(),
+                 dur(r.ideal).c_str(),
+                 static_cast<double>(t.count_ps()) / static_cast<double>(r.ideal.count_ps()),
+                 r.step_times.size());
+  }
+}
+
+void print_pfc(std::FILE* f, const RunOutcome& out) {
+  std::vector<const models::QueueCounters*> paused;
+  int64_t received = 0;
+  for (const auto& q : out.data.queues) {
+    received += q.pause_received;
+    if (q.paused_time.count_ps() > 0) paused.push_back(&q);
+  }
+  std::fprintf(f, "PFC          %lld XOFF sent, %lld received; %zu queues were paused\n",
+               static_cast<long long>(out.pause_frames), static_cast<long long>(received), paused.size());
+  std::sort(paused.begin(), paused.end(),
+            [](auto* a, auto* b) { return a->paused_time > b->paused_time; });
+  for (size_t i = 0; i < paused.size() && i < 3; ++i) {
+    std::fprintf(f, "  paused longest: %s:p%u:tc%u %s\n", paused[i]->node.c_str(), paused[i]->port,
+                 paused[i]->traffic_class, dur(paused[i]->paused_time).c_str());
+  }
+  std::fprintf(f, "ECN          %lld packets marked\n", static_cast<long long>(out.ecn_marks));
+}
+
+void print_drops(std::FILE* f, World& w, const RunOutcome& out) {
+  const models::Ledger& l = w.net().ledger();
+  std::fprintf(f, "Drops        lossless violations: %lld", static_cast<long long>(out.lossless_violations));
+  for (size_t r = 0; r < static_cast<size_t>(models::DropReason::kCount); ++r) {
+    if (r == static_cast<size_t>(models::DropReason::kLosslessViolation) || l.dropped_packets[r] == 0) continue;
+    std::fprintf(f, ", %s: %lld", std::string(models::drop_reason_name(static_cast<models::DropReason>(r))).c_str(),
+                 static_cast<long long>(l.dropped_packets[r]));
+  }
+  std::fprintf(f, "\n");
+}
+
+void print_watchdog_and_deadlock(std::FILE* f, const analysis::RunData& d) {
+  if (!d.watchdog_events.empty()) {
+    size_t storms = 0;
+    for (const auto& e : d.watchdog_events) storms += e.state == "stormed";
+    const auto& first = d.watchdog_events.front();
+    std::fprintf(f, "Watchdog     %zu storms, %zu restorations; first: %s:p%u:tc%u %s at %s (action %s)\n",
+                 storms, d.watchdog_events.size() - storms, first.node.c_str(), first.port,
+                 first.traffic_class, first.state.c_str(), dur(first.time.since_epoch()).c_str(),
+                 first.action.c_str());
+  }
+  if (d.deadlocks.empty()) {
+    std::fprintf(f, "Deadlock     none\n");
+    return;
+  }
+  for (const auto& r : d.deadlocks) {
+    std::fprintf(f, "Deadlock     YES: formed at %s, detected at %s, %s stuck\n  cycle: %s\n",
+                 dur(r.formed.since_epoch()).c_str(), dur(r.detected.since_epoch()).c_str(),
+                 sim::format_bytes(sim::Bytes(r.stuck_bytes)).c_str(),
+                 analysis::format_deadlock_members(r.members).c_str());
+  }
+}
+
+void print_rpcs(std::FILE* f, World& w) {
+  const RpcDriver* d = w.rpcs();
+  if (d == nullptr) return;
+  for (size_t i = 0; i < d->probes().size(); ++i) {
+    const auto& lat = d->latencies_us()[i];
+    const auto& p = d->probes()[i];
+    if (lat.empty()) {
+      std::fprintf(f, "TCP RPC      %s: none of %u finished\n", p.name.c_str(), p.count);
+      continue;
+    }
+    const analysis::Distribution s = analysis::describe(lat);
+    std::fprintf(f, "TCP RPC      %-16s %zu/%u done, latency p50 %s  p99 %s  max %s\n", p.name.c_str(),
+                 lat.size(), p.count, us(s.p50).c_str(), us(s.p99).c_str(), us(s.max).c_str());
+  }
+}
+
+}  // namespace
+
+void fill_outcome(World& w, RunOutcome& out) {
+  const models::Ledger& l = w.net().ledger();
+  out.lossless_violations = l.dropped_packets[static_cast<size_t>(models::DropReason::kLosslessViolation)];
+  for (const auto& q : out.data.queues) {
+    out.pause_frames += q.pause_sent;
+    out.ecn_marks += q.ecn_marked;
+  }
+  out.traffic_finished = w.traffic_done();
+}
+
+void print_summary(std::FILE* f, World& w, const RunOutcome& out) {
+  const analysis::RunMetadata& m = out.data.meta;
+  std::fprintf(f, "xoff %s: %s (seed %llu)\n", m.xoff_version.c_str(), m.scenario_name.c_str(),
+               static_cast<unsigned long long>(m.seed));
+  print_watchdog_and_deadlock(f, out.data);
+  print_collectives(f, w, out.data);
+  print_flows(f, w, out.data);
+  print_rpcs(f, w);
+  print_pfc(f, out);
+  print_drops(f, w, out);
+  std::fprintf(f, "Run          %s simulated, %.2f M events in %.2f s (%.2f M events/s), fingerprint %016llx\n",
+               dur(m.sim_time.since_epoch()).c_str(), static_cast<double>(m.events) / 1e6,
+               m.wall_seconds, m.events_per_second() / 1e6,
+               static_cast<unsigned long long>(m.fingerprint));
+  if (!out.output_path.empty()) std::fprintf(f, "Results      %s\n", out.output_path.c_str());
+}
+
+}  // namespace xoff::app

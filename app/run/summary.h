@@ -1,0 +1,17 @@
+#pragma once
+// The terminal summary of a run: what the user came to see, first. Deadlock
+// yes/no and where, AllReduce time against its ideal bound, FCT percentiles,
+// TCP request latency, pauses, ECN marks, drops by reason (lossless violations
+// first), watchdog actions; then the run's own numbers.
+#include <cstdio>
+
+#include "app/run/runner.h"
+#include "app/run/world.h"
+
+namespace xoff::app {
+
+// Fills the outcome's headline numbers from the finished world.
+void fill_outcome(World& w, RunOutcome& out);
+void print_summary(std::FILE* f, World& w, const RunOutcome& out);
+
+}  // namespace xoff::app

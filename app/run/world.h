@@ -1,0 +1,75 @@
+#pragma once
+// Everything one run owns, built from a validated ScenarioConfig: the simulator,
+// the network (switches, hosts, links), the endpoint transports, the traffic
+// layer, the monitors and the fault injector. Building cannot fail on input
+// (load_scenario already refused bad input); it can only hit a broken invariant.
+#include <memory>
+#include <vector>
+
+#include "app/run/rpc_driver.h"
+#include "app/scenario/scenario.h"
+#include "models/core/host.h"
+#include "models/core/network.h"
+#include "models/monitor/deadlock_detector.h"
+#include "models/monitor/recorder.h"
+#include "models/monitor/sampler.h"
+#include "models/nic/roce_nic.h"
+#include "models/switch/switch.h"
+#include "models/tcp/tcp_stack.h"
+#include "models/traffic/collective.h"
+#include "models/traffic/traffic_manager.h"
+#include "sim/simulator.h"
+
+namespace xoff::app {
+
+class FaultInjector;
+
+class World {
+ public:
+  World(const ScenarioConfig& cfg, models::Recorder& recorder);
+  ~World();
+  World(const World&) = delete;
+  World& operator=(const World&) = delete;
+
+  // Arms the start of traffic, monitors and faults at time zero.
+  void start();
+  bool traffic_done() const;
+
+  sim::Simulator& sim() { return sim_; }
+  models::Network& net() { return net_; }
+  const ScenarioConfig& config() const { return cfg_; }
+  models::TrafficManager& traffic() { return traffic_; }
+  models::CollectiveEngine& collectives() { return collectives_; }
+  const std::vector<models::Switch*>& switches() const { return switches_; }
+  const std::vector<models::Host*>& hosts() const { return hosts_; }
+  models::RoceNic& nic(uint32_t host) { return *nics_[host]; }
+  models::TcpStack& tcp(uint32_t host) { return *tcps_[host]; }
+  const models::DeadlockDetector* deadlock_detector() const { return deadlock_.get(); }
+  const RpcDriver* rpcs() const { return rpcs_.get(); }
+  // Node index in the topology -> network node (same index by construction).
+  models::Node& node(uint32_t topo_index) { return net_.node(models::NodeId(topo_index)); }
+
+ private:
+  void build_nodes();
+  void build_routes();
+  void build_endpoints();
+  void build_traffic();
+  void build_monitors();
+
+  const ScenarioConfig& cfg_;
+  models::Recorder& recorder_;
+  sim::Simulator sim_;
+  models::Network net_;
+  std::vector<models::Switch*> switches_;  // by topology node; null for hosts
+  std::vector<models::Host*> hosts_;       // by host ordinal
+  std::vector<std::unique_ptr<models::RoceNic>> nics_;
+  std::vector<std::unique_ptr<models::TcpStack>> tcps_;
+  models::TrafficManager traffic_;
+  models::CollectiveEngine collectives_;
+  std::unique_ptr<models::DeadlockDetector> deadlock_;
+  std::unique_ptr<models::Sampler> sampler_;
+  std::unique_ptr<FaultInjector> faults_;
+  std::unique_ptr<RpcDriver> rpcs_;
+};
+
+}  // namespace xoff::app

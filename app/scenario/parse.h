@@ -1,0 +1,25 @@
+#pragma once
+// The sections of the scenario schema, one reader function each (load.cc calls
+// them in order). Every function records problems in the reader's diagnostics
+// and never throws for bad input.
+#include <optional>
+
+#include "app/config/reader.h"
+#include "app/scenario/parse_util.h"
+#include "app/scenario/scenario.h"
+
+namespace xoff::app {
+
+void read_routing(std::optional<config::TableReader> r, Names& names, RoutingConfig& out);
+// [buffer], [pfc], [ecn], [classification], [scheduler], [watchdog]
+void read_switch(config::TableReader& root, ScenarioConfig& s);
+// [nic] (RoCE, DCQCN) and [tcp]
+void read_endpoints(config::TableReader& root, ScenarioConfig& s);
+void read_traffic(std::optional<config::TableReader> r, Names& names, ScenarioConfig& s);
+void read_collectives(config::TableReader& root, Names& names, ScenarioConfig& s);
+void read_faults(config::TableReader& root, Names& names, ScenarioConfig& s);
+// After everything: refuses PFC headroom below the physical bound.
+void check_headroom(config::TableReader& root, const ScenarioConfig& s);
+void read_monitor(std::optional<config::TableReader> r, Names& names, MonitorConfig& out);
+
+}  // namespace xoff::app

@@ -1,0 +1,62 @@
+// [nic] (RoCEv2 transport and DCQCN) and [tcp]: one configuration for every host.
+#include "app/scenario/parse.h"
+
+namespace xoff::app {
+namespace {
+using config::TableReader;
+
+void read_dcqcn(std::optional<TableReader> r, models::DcqcnParams& d) {
+  if (!r) return;
+  d.g = r->optional<double>("g", d.g, {.min = 0.0, .max = 1.0});
+  d.initial_alpha = r->optional<double>("initial_alpha", d.initial_alpha, {.min = 0.0, .max = 1.0});
+  const config::Bounds<sim::Duration> pos{.min = sim::Duration::ns(1)};
+  d.alpha_period = r->optional<sim::Duration>("alpha_period", d.alpha_period, pos);
+  d.rate_timer = r->optional<sim::Duration>("rate_timer", d.rate_timer, pos);
+  d.byte_counter = r->optional<sim::Bytes>("byte_counter", d.byte_counter, {.min = sim::Bytes(1)});
+  d.fast_recovery_stages = static_cast<int>(
+      r->optional<int64_t>("fast_recovery_stages", d.fast_recovery_stages, {.min = 0, .max = 100}));
+  const config::Bounds<sim::BitsPerSecond> rate{.min = sim::BitsPerSecond(1)};
+  d.rate_ai = r->optional<sim::BitsPerSecond>("rate_ai", d.rate_ai, rate);
+  d.rate_hai = r->optional<sim::BitsPerSecond>("rate_hai", d.rate_hai, rate);
+  d.min_rate = r->optional<sim::BitsPerSecond>("min_rate", d.min_rate, rate);
+  d.min_cut_interval = r->optional<sim::Duration>("min_cut_interval", d.min_cut_interval,
+                                                  {.min = sim::Duration::zero()});
+  d.cnp_interval = r->optional<sim::Duration>("cnp_interval", d.cnp_interval,
+                                              {.min = sim::Duration::zero()});
+}
+
+void read_nic(std::optional<TableReader> r, models::RoceConfig& c) {
+  if (!r) return;
+  c.mtu = r->optional<sim::Bytes>("mtu", c.mtu, {.min = sim::Bytes(64), .max = sim::Bytes(9000)});
+  c.ack_every = static_cast<int>(r->optional<int64_t>("ack_every", c.ack_every, {.min = 1, .max = 1024}));
+  c.rto = r->optional<sim::Duration>("rto", c.rto, {.min = sim::Duration::us(1)});
+  c.cnp_tc = static_cast<int>(r->optional<int64_t>("cnp_class", c.cnp_tc, {.min = 0, .max = 7}));
+  c.cnp_dscp = static_cast<uint8_t>(r->optional<int64_t>("cnp_dscp", c.cnp_dscp, {.min = 0, .max = 63}));
+  c.send_cnps = r->optional<bool>("send_cnps", c.send_cnps);
+  const std::string profile = r->choice("dcqcn", {"paper", "nic_like", "off"}, "paper");
+  c.dcqcn = profile == "nic_like" ? models::DcqcnParams::nic_like() : models::DcqcnParams::paper();
+  c.dcqcn.enabled = profile != "off";
+  read_dcqcn(r->optional_table("dcqcn_params"), c.dcqcn);
+}
+
+void read_tcp(std::optional<TableReader> r, models::TcpConfig& c) {
+  if (!r) return;
+  const std::string variant = r->choice("variant", {"newreno", "newreno_ecn", "dctcp"}, "newreno");
+  c.ecn = variant == "newreno_ecn";
+  c.dctcp = variant == "dctcp";
+  c.mss = r->optional<sim::Bytes>("mss", c.mss, {.min = sim::Bytes(64), .max = sim::Bytes(9000)});
+  c.initial_window = r->optional<int64_t>("initial_window", c.initial_window, {.min = 1, .max = 1000});
+  c.min_rto = r->optional<sim::Duration>("min_rto", c.min_rto, {.min = sim::Duration::us(1)});
+  c.initial_rto = r->optional<sim::Duration>("initial_rto", c.min_rto, {.min = sim::Duration::us(1)});
+  c.dctcp_g = r->optional<double>("dctcp_g", c.dctcp_g, {.min = 0.0, .max = 1.0});
+  c.delayed_ack = r->optional<bool>("delayed_ack", c.delayed_ack);
+}
+
+}  // namespace
+
+void read_endpoints(TableReader& root, ScenarioConfig& s) {
+  read_nic(root.optional_table("nic"), s.roce);
+  read_tcp(root.optional_table("tcp"), s.tcp);
+}
+
+}  // namespace xoff::app

@@ -1,0 +1,118 @@
+// [routing], [[fault]] and [monitor]: the parts of a scenario that name
+// switches, links and ports.
+#include "app/scenario/parse.h"
+
+namespace xoff::app {
+namespace {
+using config::TableReader;
+
+// Ports of `node` whose peer is `neighbour` (parallel links give several).
+std::vector<models::PortIndex> ports_towards(const models::Topology& t, uint32_t node,
+                                             uint32_t neighbour) {
+  std::vector<models::PortIndex> out;
+  for (uint16_t p = 0; p < t.num_ports(node); ++p) {
+    if (t.peer(node, p).node == neighbour) out.emplace_back(p);
+  }
+  return out;
+}
+
+// The link between r[key][0] and r[key][1] (names), or nullopt with an error.
+std::optional<uint32_t> read_link(TableReader& r, std::string_view key, Names& names) {
+  const auto ends = r.array<std::string>(key);
+  if (ends.size() != 2) {
+    r.error_at(key, "expected two node names, like [\"leaf0\", \"spine1\"]");
+    return std::nullopt;
+  }
+  const auto a = names.node_name(r, key, ends[0]);
+  const auto b = names.node_name(r, key, ends[1]);
+  if (!a || !b) return std::nullopt;
+  const auto& links = names.topology().links;
+  for (uint32_t i = 0; i < links.size(); ++i) {
+    if ((links[i].a == *a && links[i].b == *b) || (links[i].a == *b && links[i].b == *a)) return i;
+  }
+  r.error_at(key, "no link between \"" + ends[0] + "\" and \"" + ends[1] + "\"");
+  return std::nullopt;
+}
+
+}  // namespace
+
+void read_routing(std::optional<TableReader> r, Names& names, RoutingConfig& out) {
+  if (!r) return;
+  const std::string mode = r->choice("mode", {"ecmp", "up_down"}, "ecmp");
+  out.mode = mode == "up_down" ? RoutingMode::kUpDown : RoutingMode::kEcmp;
+  if (r->has("root")) {
+    if (auto n = names.node(*r, "root")) out.root = *n;
+  }
+  out.convergence_delay = r->optional<sim::Duration>("convergence_delay", out.convergence_delay,
+                                                     {.min = sim::Duration::zero()});
+  const models::Topology& t = names.topology();
+  for (TableReader s : r->array_of_tables("static")) {
+    const auto sw = names.node(s, "switch");
+    const auto dst = names.host(s, "dst");
+    models::StaticRoute route;
+    for (const std::string& via : s.array<std::string>("via")) {
+      const auto nb = names.node_name(s, "via", via);
+      if (!sw || !nb) continue;
+      const auto ports = ports_towards(t, *sw, *nb);
+      if (ports.empty()) s.error_at("via", "\"" + via + "\" is not a neighbour of \"" + t.nodes[*sw].name + "\"");
+      route.ports.insert(route.ports.end(), ports.begin(), ports.end());
+    }
+    if (!s.has("via")) s.error_here(s.path() + ": missing required key \"via\" (next-hop neighbours)");
+    if (!sw || !dst || route.ports.empty()) continue;
+    route.node = *sw;
+    route.dst_host = *dst;
+    out.static_routes.push_back(route);
+  }
+}
+
+void read_faults(TableReader& root, Names& names, ScenarioConfig& s) {
+  for (TableReader f : root.array_of_tables("fault")) {
+    const std::string kind = f.choice("kind", {"link_down", "link_up", "pfc_storm"});
+    if (kind == "pfc_storm") {
+      PfcStorm st;
+      const auto h = names.host(f, "host");
+      int classes = 0;
+      for (int64_t c : f.array<int64_t>("classes", {.min = 0, .max = 7})) classes |= 1 << c;
+      if (!f.has("classes")) classes = 1 << 3;
+      st.classes = static_cast<uint8_t>(classes);
+      st.start = sim::Time::zero() + f.required<sim::Duration>("start", {.min = sim::Duration::zero()});
+      if (f.has("stop")) st.stop = sim::Time::zero() + f.required<sim::Duration>("stop");
+      if (st.stop <= st.start) f.error_at("stop", f.path_of("stop") + " must be after " + f.path_of("start"));
+      st.refresh = f.optional<sim::Duration>("refresh", st.refresh, {.min = sim::Duration::ns(100)});
+      if (h) st.host = *h;
+      if (h) s.storms.push_back(st);
+      continue;
+    }
+    const auto link = read_link(f, "link", names);
+    const sim::Duration at = f.required<sim::Duration>("at", {.min = sim::Duration::zero()});
+    if (link) s.link_faults.push_back(LinkFault{*link, kind == "link_up", sim::Time::zero() + at});
+  }
+}
+
+void read_monitor(std::optional<TableReader> r, Names& names, MonitorConfig& out) {
+  if (!r) return;
+  out.sample_interval = r->optional<sim::Duration>("sample_interval", out.sample_interval,
+                                                   {.min = sim::Duration::ns(100)});
+  out.deadlock = r->optional<bool>("deadlock", out.deadlock);
+  out.deadlock_window = r->optional<sim::Duration>("deadlock_window", out.deadlock_window,
+                                                   {.min = sim::Duration::ns(100)});
+  out.deadlock_poll = r->optional<sim::Duration>("deadlock_poll", out.deadlock_poll,
+                                                 {.min = sim::Duration::ns(100)});
+  for (TableReader p : r->array_of_tables("probe")) {
+    ProbeConfig pc;
+    pc.kind = p.choice("kind", {"queue_bytes", "paused", "tx_gbps"});
+    const auto n = names.node(p, "node");
+    pc.port = static_cast<int>(p.optional<int64_t>("port", -1, {.min = -1, .max = 65535}));
+    pc.tc = static_cast<uint8_t>(p.optional<int64_t>("class", 3, {.min = 0, .max = 7}));
+    if (!n) continue;
+    pc.node = *n;
+    if (pc.port >= names.topology().num_ports(*n)) {
+      p.error_at("port", "\"" + names.topology().nodes[*n].name + "\" has ports 0.." +
+                             std::to_string(names.topology().num_ports(*n) - 1));
+      continue;
+    }
+    out.probes.push_back(pc);
+  }
+}
+
+}  // namespace xoff::app

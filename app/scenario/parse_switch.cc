@@ -1,0 +1,154 @@
+// [buffer], [pfc], [ecn], [classification], [scheduler] and [watchdog]: one
+// SwitchConfig applied to every switch of the scenario.
+#include <algorithm>
+
+#include "app/scenario/parse.h"
+#include "models/topology/headroom.h"
+
+namespace xoff::app {
+namespace {
+using config::TableReader;
+
+uint8_t class_mask(TableReader& r, std::string_view key, uint8_t fallback) {
+  if (!r.has(key)) return fallback;
+  uint8_t m = 0;
+  for (int64_t c : r.array<int64_t>(key, {.min = 0, .max = 7})) m |= static_cast<uint8_t>(1 << c);
+  return m;
+}
+
+void read_buffer(std::optional<TableReader> r, models::MmuConfig& m, bool pfc_enabled,
+                 bool& allow_small_headroom) {
+  uint8_t lossless = 1 << 3;
+  if (r) {
+    allow_small_headroom = r->optional<bool>("allow_small_headroom", false);
+    m.total = r->optional<sim::Bytes>("size", m.total, {.min = sim::Bytes(1)});
+    lossless = class_mask(*r, "lossless", lossless);
+    m.headroom_oversubscription =
+        r->optional<double>("headroom_oversubscription", 0.0, {.min = 0.0, .max = 64.0});
+  }
+  models::PgConfig pg;
+  models::EgressQueueConfig eg;
+  if (r) {
+    pg.alpha = r->optional<double>("alpha", pg.alpha, {.min = 0.0, .max = 64.0});
+    pg.reserved = r->optional<sim::Bytes>("reserved", pg.reserved, {.min = sim::Bytes(0)});
+    pg.static_limit = r->optional<sim::Bytes>("static_limit", pg.static_limit, {.min = sim::Bytes(0)});
+    pg.headroom = r->optional<sim::Bytes>("headroom", pg.headroom, {.min = sim::Bytes(0)});
+    pg.xon_offset = r->optional<sim::Bytes>("xon_offset", pg.xon_offset, {.min = sim::Bytes(0)});
+    eg.alpha = r->optional<double>("egress_alpha", eg.alpha, {.min = 0.0, .max = 64.0});
+    eg.static_limit = r->optional<sim::Bytes>("egress_static_limit", eg.static_limit, {.min = sim::Bytes(0)});
+    if (pg.alpha == 0 && pg.static_limit.count() == 0) {
+      r->error_at("static_limit", r->path_of("alpha") + " = 0 selects a static limit: set " +
+                                      r->path_of("static_limit"));
+    }
+  }
+  for (int tc = 0; tc < models::kNumClasses; ++tc) {
+    m.pg[tc] = pg;
+    m.pg[tc].lossless = pfc_enabled && ((lossless >> tc) & 1);
+    m.egress[tc] = eg;
+  }
+}
+
+void read_ecn(std::optional<TableReader> r, models::EcnConfig& e) {
+  models::EcnClassConfig c;
+  uint8_t classes = 0xFF;
+  bool enabled = true;
+  if (r) {
+    enabled = r->optional<bool>("enabled", true);
+    classes = class_mask(*r, "classes", classes);
+    c.kmin = r->optional<sim::Bytes>("kmin", c.kmin, {.min = sim::Bytes(0)});
+    c.kmax = r->optional<sim::Bytes>("kmax", c.kmax, {.min = sim::Bytes(0)});
+    c.pmax = r->optional<double>("pmax", c.pmax, {.min = 0.0, .max = 1.0});
+    e.mark_at_dequeue = r->choice("at", {"enqueue", "dequeue"}, "enqueue") == "dequeue";
+    if (c.kmin > c.kmax) {
+      r->error_at("kmin", r->path_of("kmin") + " (" + config::show(c.kmin) + ") must not exceed " +
+                              r->path_of("kmax") + " (" + config::show(c.kmax) + ")");
+    }
+  }
+  for (int tc = 0; tc < models::kNumClasses; ++tc) {
+    e.tc[tc] = c;
+    e.tc[tc].enabled = enabled && ((classes >> tc) & 1);
+  }
+}
+
+void read_classification(std::optional<TableReader> r, models::ClassificationConfig& c) {
+  if (!r) return;
+  c.trust = r->choice("trust", {"dscp", "pcp"}, "dscp") == "pcp"
+                ? models::ClassificationConfig::Trust::kPcp
+                : models::ClassificationConfig::Trust::kDscp;
+  for (TableReader m : r->array_of_tables("dscp")) {
+    const int64_t d = m.required<int64_t>("dscp", {.min = 0, .max = 63});
+    c.dscp_to_tc[d] = static_cast<uint8_t>(m.required<int64_t>("class", {.min = 0, .max = 7}));
+  }
+}
+
+void read_scheduler(std::optional<TableReader> r, models::SchedulerConfig& sc) {
+  if (!r) return;
+  const uint8_t strict = class_mask(*r, "strict", 0);
+  for (int tc = 0; tc < models::kNumClasses; ++tc) sc.strict[tc] = (strict >> tc) & 1;
+  const auto w = r->array<int64_t>("weights", {.min = 1, .max = 1000});
+  if (!w.empty() && w.size() != models::kNumClasses) {
+    r->error_at("weights", "expected 8 weights (one per class), got " + std::to_string(w.size()));
+  }
+  for (size_t i = 0; i < w.size() && i < models::kNumClasses; ++i) sc.weight[i] = static_cast<uint32_t>(w[i]);
+}
+
+void read_watchdog(std::optional<TableReader> r, models::WatchdogConfig& w) {
+  if (!r) return;
+  w.enabled = r->optional<bool>("enabled", true);
+  const std::string a = r->choice("action", {"drop", "forward", "alert"}, "drop");
+  w.action = a == "drop" ? models::WatchdogAction::kDrop
+             : a == "forward" ? models::WatchdogAction::kForward
+                              : models::WatchdogAction::kAlert;
+  const config::Bounds<sim::Duration> pos{.min = sim::Duration::ns(100)};
+  w.poll_interval = r->optional<sim::Duration>("poll_interval", w.poll_interval, pos);
+  w.detection_time = r->optional<sim::Duration>("detection_time", w.detection_time, pos);
+  w.restoration_time = r->optional<sim::Duration>("restoration_time", w.restoration_time, pos);
+}
+
+}  // namespace
+
+void read_switch(TableReader& root, ScenarioConfig& s) {
+  models::SwitchConfig& c = s.switch_config;
+  c.seed = s.seed;
+  auto pfc = root.optional_table("pfc");
+  if (pfc) {
+    s.pfc_enabled = pfc->optional<bool>("enabled", true);
+    c.pfc.quanta = static_cast<uint16_t>(pfc->optional<int64_t>("quanta", 0xFFFF, {.min = 1, .max = 0xFFFF}));
+    c.pfc.response_delay = pfc->optional<sim::Duration>("response_delay", sim::Duration::us(1),
+                                                        {.min = sim::Duration::zero()});
+  } else {
+    c.pfc.response_delay = sim::Duration::us(1);
+  }
+  read_buffer(root.optional_table("buffer"), c.mmu, s.pfc_enabled, s.allow_small_headroom);
+  read_ecn(root.optional_table("ecn"), c.ecn);
+  read_classification(root.optional_table("classification"), c.classification);
+  read_scheduler(root.optional_table("scheduler"), c.scheduler);
+  read_watchdog(root.optional_table("watchdog"), c.watchdog);
+}
+
+// Refuses headroom below what a lossless PG needs on the most demanding switch
+// link (models/topology/headroom.h), unless the scenario says it studies that.
+void check_headroom(TableReader& root, const ScenarioConfig& s) {
+  if (!s.pfc_enabled || s.allow_small_headroom) return;
+  const sim::Bytes frame = std::max(s.roce.mtu + models::kRoceDataHeaderBytes, s.tcp.mss + s.tcp.header_bytes);
+  const models::Topology& t = s.topology;
+  for (const models::LinkSpec& l : t.links) {
+    const auto need = models::pfc_headroom_for_delay(l.rate, l.delay, frame, s.switch_config.pfc.response_delay);
+    for (int tc = 0; tc < models::kNumClasses; ++tc) {
+      const models::PgConfig& pg = s.switch_config.mmu.pg[tc];
+      if (!pg.lossless || pg.headroom >= need.total) continue;
+      auto buffer = root.optional_table("buffer");
+      const std::string msg =
+          "buffer.headroom (" + config::show(pg.headroom) + ") is below the " + config::show(need.total) +
+          " that link " + t.nodes[l.a].name + "-" + t.nodes[l.b].name + " needs (" +
+          config::show(l.rate) + ", " + config::show(l.delay) + " cable, " + config::show(frame) +
+          " frames, " + config::show(s.switch_config.pfc.response_delay) +
+          " response; see `xoff headroom`); set buffer.allow_small_headroom = true to study it anyway";
+      if (buffer) buffer->error_at("headroom", msg);
+      else root.error_here(msg);
+      return;
+    }
+  }
+}
+
+}  // namespace xoff::app

@@ -1,0 +1,184 @@
+// [[traffic.*]] generators and [[collective]]: resolved to host ordinals and
+// to the generator specs of models/traffic.
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "app/scenario/parse.h"
+
+namespace xoff::app {
+namespace {
+using config::TableReader;
+namespace fs = std::filesystem;
+
+sim::Time read_start(TableReader& r) {
+  return sim::Time::zero() + r.optional<sim::Duration>("start", sim::Duration::zero(),
+                                                       {.min = sim::Duration::zero()});
+}
+
+sim::Bytes read_size(TableReader& r) { return r.required<sim::Bytes>("size", {.min = sim::Bytes(1)}); }
+
+// The rate of host `h`'s link (every host has exactly one).
+sim::BitsPerSecond host_rate(const models::Topology& t, uint32_t h) {
+  const uint32_t node = t.host_node(h);
+  return t.links[t.peer(node, 0).link].rate;
+}
+
+void read_flows(TableReader& r, Names& names, TrafficConfig& out) {
+  std::vector<std::string> flow_names;
+  for (TableReader f : r.array_of_tables("flow")) {
+    models::FlowPlan plan;
+    plan.spec.name = f.optional<std::string>("name", "flow" + std::to_string(out.flows.size()));
+    const auto src = names.host(f, "src");
+    const auto dst = names.host(f, "dst");
+    plan.spec.size = read_size(f);
+    plan.spec.start = read_start(f);
+    models::apply_class(plan.spec, read_flow_class(f, "roce"));
+    plan.gap = f.optional<sim::Duration>("gap", sim::Duration::zero(), {.min = sim::Duration::zero()});
+    for (const std::string& dep : f.array<std::string>("after")) {
+      const auto it = std::find(flow_names.begin(), flow_names.end(), dep);
+      if (it == flow_names.end()) {
+        f.error_at("after", "no earlier flow named \"" + dep + "\" (a flow can only wait on flows listed before it)");
+      } else {
+        plan.after.push_back(static_cast<uint32_t>(it - flow_names.begin()));
+      }
+    }
+    if (src && dst && *src == *dst) f.error_at("dst", f.path_of("dst") + " must differ from " + f.path_of("src"));
+    if (!f.optional<bool>("enabled", true)) continue;  // kept in the file, left out of the run
+    flow_names.push_back(plan.spec.name);
+    plan.spec.src = src.value_or(0);
+    plan.spec.dst = dst.value_or(0);
+    out.flows.push_back(std::move(plan));
+  }
+}
+
+void read_incasts(TableReader& r, Names& names, TrafficConfig& out) {
+  for (TableReader f : r.array_of_tables("incast")) {
+    models::IncastSpec s;
+    s.name = f.optional<std::string>("name", "incast" + std::to_string(out.incasts.size()));
+    const auto rx = names.host(f, "receiver");
+    for (uint32_t h : names.hosts(f, "senders", true)) {
+      if (!rx || h != *rx) s.senders.push_back(h);
+    }
+    s.receiver = rx.value_or(0);
+    s.size = read_size(f);
+    s.start = read_start(f);
+    s.waves = static_cast<uint32_t>(f.optional<int64_t>("waves", 1, {.min = 1, .max = 100000}));
+    s.wave_gap = f.optional<sim::Duration>("wave_gap", sim::Duration::zero(), {.min = sim::Duration::zero()});
+    s.cls = read_flow_class(f, "roce");
+    if (s.senders.empty() && rx) f.error_at("senders", "an incast needs at least one sender besides the receiver");
+    out.incasts.push_back(std::move(s));
+  }
+}
+
+template <class Spec>
+void read_host_sets(TableReader& r, std::string_view key, Names& names, std::vector<Spec>& out) {
+  for (TableReader f : r.array_of_tables(key)) {
+    Spec s;
+    s.name = f.optional<std::string>("name", std::string(key) + std::to_string(out.size()));
+    s.hosts = names.hosts(f, "hosts", false);
+    if (s.hosts.empty()) for (uint32_t h = 0; h < names.topology().num_hosts(); ++h) s.hosts.push_back(h);
+    s.size = read_size(f);
+    s.start = read_start(f);
+    s.cls = read_flow_class(f, "roce");
+    out.push_back(std::move(s));
+  }
+}
+
+std::shared_ptr<const models::FlowSizeCdf> load_cdf(TableReader& f, const std::string& name,
+                                                    const std::string& scenario_file) {
+  const fs::path dir = fs::path(scenario_file).parent_path();
+  fs::path p = name.find('/') == std::string::npos && name.find('.') == std::string::npos
+                   ? dir / "cdf" / (name + ".txt")
+                   : dir / name;
+  std::ifstream in(p);
+  if (!in) {
+    f.error_at("cdf", "cannot open flow-size CDF \"" + p.string() +
+                          "\" (bundled: \"websearch\", \"hadoop\"; or a path relative to the scenario)");
+    return nullptr;
+  }
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  try {
+    return std::make_shared<models::FlowSizeCdf>(models::parse_cdf(ss.str(), p.string()));
+  } catch (const models::CdfError& e) {
+    f.error_at("cdf", e.what());
+    return nullptr;
+  }
+}
+
+void read_poisson(TableReader& r, Names& names, ScenarioConfig& s) {
+  for (TableReader f : r.array_of_tables("poisson")) {
+    PoissonConfig pc;
+    pc.spec.name = f.optional<std::string>("name", "poisson" + std::to_string(s.traffic.poisson.size()));
+    pc.spec.hosts = names.hosts(f, "hosts", false);
+    if (pc.spec.hosts.empty()) for (uint32_t h = 0; h < names.topology().num_hosts(); ++h) pc.spec.hosts.push_back(h);
+    pc.spec.load = f.required<double>("load", {.min = 0.001, .max = 1.0});
+    pc.cdf_name = f.required<std::string>("cdf");
+    pc.spec.start = read_start(f);
+    if (f.has("stop")) pc.spec.stop = sim::Time::zero() + f.required<sim::Duration>("stop");
+    pc.spec.max_flows = static_cast<uint64_t>(f.optional<int64_t>("max_flows", 0, {.min = 0}));
+    pc.spec.cls = read_flow_class(f, "roce");
+    if (pc.spec.stop == sim::Time::max() && pc.spec.max_flows == 0) {
+      pc.spec.stop = sim::Time::zero() + s.duration;  // arrivals until the end of the run
+    }
+    if (!pc.spec.hosts.empty()) pc.spec.host_rate = host_rate(names.topology(), pc.spec.hosts[0]);
+    if (!pc.cdf_name.empty()) pc.cdf = load_cdf(f, pc.cdf_name, s.file);
+    pc.spec.cdf = pc.cdf.get();
+    s.traffic.poisson.push_back(std::move(pc));
+  }
+}
+
+void read_rpcs(TableReader& r, Names& names, TrafficConfig& out) {
+  for (TableReader f : r.array_of_tables("rpc")) {
+    RpcConfig c;
+    c.name = f.optional<std::string>("name", "rpc" + std::to_string(out.rpcs.size()));
+    const auto cl = names.host(f, "client");
+    const auto sv = names.host(f, "server");
+    c.request = f.optional<sim::Bytes>("request", c.request, {.min = sim::Bytes(1)});
+    c.response = f.optional<sim::Bytes>("response", c.response, {.min = sim::Bytes(1)});
+    c.start = read_start(f);
+    c.interval = f.optional<sim::Duration>("interval", c.interval, {.min = sim::Duration::ns(1)});
+    c.count = static_cast<uint32_t>(f.optional<int64_t>("count", c.count, {.min = 1, .max = 10'000'000}));
+    c.cls = read_flow_class(f, "tcp");
+    if (c.cls.protocol != models::Protocol::kTcp) f.error_at("protocol", "rpc probes run over tcp");
+    c.client = cl.value_or(0);
+    c.server = sv.value_or(0);
+    out.rpcs.push_back(std::move(c));
+  }
+}
+
+}  // namespace
+
+void read_traffic(std::optional<TableReader> r, Names& names, ScenarioConfig& s) {
+  if (!r) return;
+  read_flows(*r, names, s.traffic);
+  read_incasts(*r, names, s.traffic);
+  read_host_sets(*r, "permutation", names, s.traffic.permutations);
+  read_host_sets(*r, "all_to_all", names, s.traffic.all_to_all);
+  read_poisson(*r, names, s);
+  read_rpcs(*r, names, s.traffic);
+}
+
+void read_collectives(TableReader& root, Names& names, ScenarioConfig& s) {
+  for (TableReader f : root.array_of_tables("collective")) {
+    models::CollectiveSpec c;
+    c.name = f.optional<std::string>("name", "allreduce" + std::to_string(s.traffic.collectives.size()));
+    const std::string alg = f.choice("algorithm", {"ring", "halving_doubling"}, "ring");
+    c.algorithm = alg == "ring" ? models::CollectiveAlgorithm::kRing
+                                : models::CollectiveAlgorithm::kHalvingDoubling;
+    c.ranks = names.hosts(f, "hosts", true);
+    c.size = read_size(f);
+    c.start = read_start(f);
+    c.cls = read_flow_class(f, "roce");
+    const size_t n = c.ranks.size();
+    if (n < 2) f.error_at("hosts", "a collective needs at least 2 hosts");
+    if (c.algorithm == models::CollectiveAlgorithm::kHalvingDoubling && (n & (n - 1)) != 0) {
+      f.error_at("hosts", "halving_doubling needs a power-of-two number of hosts, got " + std::to_string(n));
+    }
+    if (n >= 2) c.link_rate = host_rate(names.topology(), c.ranks[0]);
+    s.traffic.collectives.push_back(std::move(c));
+  }
+}
+
+}  // namespace xoff::app

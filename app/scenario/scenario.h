@@ -1,0 +1,118 @@
+#pragma once
+// A scenario, validated: everything a run needs, as the plain config structs the
+// models take. Produced by load_scenario() from a TOML file (docs/scenarios.md
+// is the user's reference for the format); names (hosts, switches, flows) are
+// already resolved to indices, so building the network cannot fail on input.
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "models/nic/roce_config.h"
+#include "models/switch/switch_config.h"
+#include "models/tcp/tcp_config.h"
+#include "models/topology/routing.h"
+#include "models/topology/topology.h"
+#include "models/traffic/cdf.h"
+#include "models/traffic/collective.h"
+#include "models/traffic/generators.h"
+#include "sim/units.h"
+
+namespace xoff::app {
+
+enum class RoutingMode { kEcmp, kUpDown };
+
+struct RoutingConfig {
+  RoutingMode mode = RoutingMode::kEcmp;
+  uint32_t root = models::kNoNode;          // up_down root switch; kNoNode: by tiers
+  sim::Duration convergence_delay = sim::Duration::us(50);
+  std::vector<models::StaticRoute> static_routes;
+};
+
+struct LinkFault {
+  uint32_t link = 0;  // index into topology.links
+  bool up = false;
+  sim::Time at;
+};
+
+// A host NIC stuck sending PFC XOFF for `classes` from start to stop (a storm).
+struct PfcStorm {
+  uint32_t host = 0;  // host ordinal
+  uint8_t classes = 0;
+  sim::Time start;
+  sim::Time stop = sim::Time::max();
+  sim::Duration refresh = sim::Duration::us(100);
+};
+
+struct ProbeConfig {
+  std::string kind;   // queue_bytes | paused | tx_gbps
+  uint32_t node = 0;  // topology node index
+  int port = -1;      // -1: every port of the node
+  uint8_t tc = 0;
+};
+
+struct MonitorConfig {
+  sim::Duration sample_interval = sim::Duration::us(10);
+  std::vector<ProbeConfig> probes;
+  bool deadlock = true;
+  sim::Duration deadlock_window = sim::Duration::us(200);
+  sim::Duration deadlock_poll = sim::Duration::us(20);
+};
+
+struct RpcConfig {  // TCP request/response latency probe
+  std::string name = "rpc";
+  uint32_t client = 0;
+  uint32_t server = 0;
+  sim::Bytes request{100};
+  sim::Bytes response{1000};
+  sim::Time start;
+  sim::Duration interval = sim::Duration::us(50);
+  uint32_t count = 100;
+  models::FlowClass cls;
+};
+
+struct PoissonConfig {
+  models::PoissonSpec spec;  // spec.cdf set at build time from `cdf`
+  std::string cdf_name;
+  std::shared_ptr<const models::FlowSizeCdf> cdf;
+};
+
+struct TrafficConfig {
+  std::vector<models::FlowPlan> flows;  // explicit, `after` are indices in this list
+  std::vector<models::IncastSpec> incasts;
+  std::vector<models::PermutationSpec> permutations;
+  std::vector<models::AllToAllSpec> all_to_all;
+  std::vector<PoissonConfig> poisson;
+  std::vector<models::CollectiveSpec> collectives;
+  std::vector<RpcConfig> rpcs;
+};
+
+struct ScenarioConfig {
+  // [scenario]
+  std::string file;         // path as given
+  std::string text;         // the file's text (stored in the results)
+  std::string name;
+  std::string description;  // one line, shown by `xoff list`
+  uint64_t seed = 1;
+  sim::Duration duration = sim::Duration::ms(10);  // run at most this long
+  bool stop_when_done = true;  // stop once all flows and collectives finished
+  sim::Duration drain = sim::Duration::us(100);    // keep running after done (XON, ACKs)
+
+  models::Topology topology;
+  RoutingConfig routing;
+  models::SwitchConfig switch_config;
+  bool pfc_enabled = true;
+  bool allow_small_headroom = false;  // [buffer] studies of undersized headroom
+  models::RoceConfig roce;
+  models::TcpConfig tcp;
+  std::vector<LinkFault> link_faults;
+  std::vector<PfcStorm> storms;
+  MonitorConfig monitor;
+  TrafficConfig traffic;
+};
+
+// Reads, validates and resolves a scenario. Throws config::ScenarioError (one
+// or several) on bad input; nothing is built or written.
+ScenarioConfig load_scenario(const std::string& path, const std::vector<std::string>& overrides);
+
+}  // namespace xoff::app
