@@ -55,25 +55,23 @@ struct TcpConnection {
   bool rpc() const { return role == TcpRole::kRpcClient || role == TcpRole::kRpcServer; }
   // This end has nothing left to do: all it sends is acknowledged and all it
   // expects has arrived. The connection closes when both ends are done.
-  bool end_done() const {
-    return (tx_bytes == 0 || tx.done()) && (rx_bytes == 0 || rx.complete());
-  }
+  bool end_done() const { return (tx_bytes == 0 || tx.done()) && (rx_bytes == 0 || rx.complete()); }
 
   const uint32_t slot;
-  uint32_t id = 0;              // flow id or RPC id
+  uint32_t id = 0;  // flow id or RPC id
   TcpRole role = TcpRole::kBulkSender;
-  bool active = false;          // open (not yet closed)
-  bool in_ready = false;        // queued in the stack's ready ring
-  uint32_t peer_host = 0;       // host ordinal of the other end
-  uint32_t peer_slot = 0;       // its slot there (the `conn` our packets carry)
+  bool active = false;     // open (not yet closed)
+  bool in_ready = false;   // queued in the stack's ready ring
+  uint32_t peer_host = 0;  // host ordinal of the other end
+  uint32_t peer_slot = 0;  // its slot there (the `conn` our packets carry)
   TcpStack* peer = nullptr;
-  uint32_t hash = 0;            // ECMP hash, both directions; also checks identity
+  uint32_t hash = 0;  // ECMP hash, both directions; also checks identity
   uint8_t tc = 0;
   uint8_t dscp = 0;
   uint8_t pcp = 0;
-  sim::Time start;              // when the flow or RPC started
-  int64_t tx_bytes = 0;         // bytes this end sends (an RPC server's start once the request is in)
-  int64_t rx_bytes = 0;         // bytes this end receives
+  sim::Time start;       // when the flow or RPC started
+  int64_t tx_bytes = 0;  // bytes this end sends (an RPC server's start once the request is in)
+  int64_t rx_bytes = 0;  // bytes this end receives
   TcpSender tx;
   TcpReceiver rx;
   sim::Time rto_deadline = sim::Time::max();  // max: not running

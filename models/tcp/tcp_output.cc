@@ -76,7 +76,7 @@ void TcpStack::send_segment(TcpConnection& c) {
     stats_.retransmitted_bytes += seg.len;
   }
   if (!c.rto_running()) c.arm_rto(sim_.now() + c.tx.rto());  // RFC 6298 (5.1)
-  host_.send(p);  // last: may re-enter on_room
+  host_.send(p);                                             // last: may re-enter on_room
 }
 
 // The owed ACK rides on a data segment if one can leave now, else goes alone.

@@ -17,7 +17,7 @@ AckUrgency TcpReceiver::on_segment(int64_t seq, int64_t len, bool ce, bool delay
   s_.ece_pending = ce;
   const int64_t end = seq + len;
   if (end <= s_.rcv_nxt) return AckUrgency::kNow;  // duplicate
-  if (seq > s_.rcv_nxt) {                           // out of order: duplicate ACK
+  if (seq > s_.rcv_nxt) {                          // out of order: duplicate ACK
     insert(seq, end);
     return AckUrgency::kNow;
   }

@@ -26,12 +26,12 @@ namespace xoff::models {
 enum class AckUrgency : uint8_t { kNow, kDelay };
 
 struct TcpReceiverState {
-  int64_t expected = 0;        // bytes of the message; 0 = no receive half
-  int64_t rcv_nxt = 0;         // next byte expected in order (the cumulative ACK)
-  int unacked_segments = 0;    // in-order segments since the last ACK
-  bool ack_pending = false;    // an ACK is owed
-  bool ece_pending = false;    // ... and it carries ECE
-  bool ce_state = false;       // CE of the last segment (RFC 8257 DCTCP.CE)
+  int64_t expected = 0;      // bytes of the message; 0 = no receive half
+  int64_t rcv_nxt = 0;       // next byte expected in order (the cumulative ACK)
+  int unacked_segments = 0;  // in-order segments since the last ACK
+  bool ack_pending = false;  // an ACK is owed
+  bool ece_pending = false;  // ... and it carries ECE
+  bool ce_state = false;     // CE of the last segment (RFC 8257 DCTCP.CE)
 };
 
 class TcpReceiver {

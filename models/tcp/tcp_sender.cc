@@ -32,9 +32,7 @@ void TcpSender::start(int64_t bytes) {
 
 int64_t TcpSender::segment_length(int64_t seq) const { return std::min(mss_, s_.end - seq); }
 
-int64_t TcpSender::window() const {
-  return rwnd_ > 0 ? std::min(s_.cwnd, rwnd_) : s_.cwnd;
-}
+int64_t TcpSender::window() const { return rwnd_ > 0 ? std::min(s_.cwnd, rwnd_) : s_.cwnd; }
 
 bool TcpSender::can_send() const {
   if (s_.retransmit_pending) return true;

@@ -50,29 +50,29 @@ struct TcpAckResult {
   bool restart_timer = false;  // RFC 6298 (5.3)
   bool has_event = false;
   TcpEventKind event = TcpEventKind::kFastRetransmit;
-  int64_t flight = 0;          // bytes outstanding before the event
+  int64_t flight = 0;  // bytes outstanding before the event
 };
 
 struct TcpSenderState {
-  int64_t end = 0;             // bytes of the transfer (last byte + 1)
-  int64_t snd_una = 0;         // oldest unacknowledged byte
-  int64_t snd_nxt = 0;         // next byte to send (an RTO resets it to snd_una)
-  int64_t snd_max = 0;         // highest byte sent + 1
-  int64_t cwnd = 0;            // congestion window, bytes
+  int64_t end = 0;      // bytes of the transfer (last byte + 1)
+  int64_t snd_una = 0;  // oldest unacknowledged byte
+  int64_t snd_nxt = 0;  // next byte to send (an RTO resets it to snd_una)
+  int64_t snd_max = 0;  // highest byte sent + 1
+  int64_t cwnd = 0;     // congestion window, bytes
   int64_t ssthresh = std::numeric_limits<int64_t>::max();  // "infinite" until a loss
-  int64_t recover = 0;         // RFC 6582 `recover` (exclusive: snd_max at the loss)
-  int64_t ca_acked = 0;        // bytes acked towards the next +SMSS in avoidance
-  int64_t cwr_end = 0;         // no further window cut until an ACK passes this
+  int64_t recover = 0;   // RFC 6582 `recover` (exclusive: snd_max at the loss)
+  int64_t ca_acked = 0;  // bytes acked towards the next +SMSS in avoidance
+  int64_t cwr_end = 0;   // no further window cut until an ACK passes this
   int dupacks = 0;
-  int backoff = 0;             // RTO expiries since snd_una last advanced
+  int backoff = 0;  // RTO expiries since snd_una last advanced
   bool in_recovery = false;
   bool retransmit_pending = false;  // the segment at snd_una goes out next
   bool first_partial = true;
-  bool timing = false;         // an RTT measurement is running
-  int64_t timed_end = 0;       // ... on the segment ending here
-  sim::Time timed_at;          // ... sent at this time
-  double alpha = 1.0;          // DCTCP congestion estimate in [0, 1]
-  int64_t window_end = 0;      // DCTCP observation window end
+  bool timing = false;     // an RTT measurement is running
+  int64_t timed_end = 0;   // ... on the segment ending here
+  sim::Time timed_at;      // ... sent at this time
+  double alpha = 1.0;      // DCTCP congestion estimate in [0, 1]
+  int64_t window_end = 0;  // DCTCP observation window end
   int64_t acked_in_window = 0;
   int64_t marked_in_window = 0;
   int64_t retransmitted_bytes = 0;  // payload bytes sent more than once

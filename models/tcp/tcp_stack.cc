@@ -17,8 +17,13 @@ uint32_t connection_hash(uint32_t a, uint32_t b, uint32_t id, bool rpc) {
 }  // namespace
 
 TcpStack::TcpStack(Host& host, const TcpConfig& cfg, FlowListener* listener)
-    : host_(host), net_(host.network()), sim_(host.network().sim()), cfg_(cfg), listener_(listener) {
-  XOFF_CHECK(cfg.mss.count() > 0 && cfg.initial_window >= 1, "TCP needs mss > 0, initial_window >= 1");
+    : host_(host),
+      net_(host.network()),
+      sim_(host.network().sim()),
+      cfg_(cfg),
+      listener_(listener) {
+  XOFF_CHECK(cfg.mss.count() > 0 && cfg.initial_window >= 1,
+             "TCP needs mss > 0, initial_window >= 1");
   XOFF_CHECK(cfg.dupack_threshold >= 1 && cfg.delayed_ack_segments >= 1, "TCP thresholds >= 1");
   XOFF_CHECK(cfg.min_rto > sim::Duration::zero() && cfg.min_rto <= cfg.max_rto,
              "TCP needs 0 < min_rto <= max_rto");
@@ -203,16 +208,25 @@ void TcpStack::on_timeout(TcpConnection& c) {
 
 void TcpStack::note_event(const TcpConnection& c, TcpEventKind kind, int64_t flight) {
   switch (kind) {
-    case TcpEventKind::kFastRetransmit: ++stats_.fast_recoveries; break;
-    case TcpEventKind::kPartialAck: ++stats_.partial_acks; break;
-    case TcpEventKind::kTimeout: ++stats_.timeouts; break;
-    case TcpEventKind::kEcnCut: ++stats_.ecn_reductions; break;
-    case TcpEventKind::kRecoveryExit: break;
+    case TcpEventKind::kFastRetransmit:
+      ++stats_.fast_recoveries;
+      break;
+    case TcpEventKind::kPartialAck:
+      ++stats_.partial_acks;
+      break;
+    case TcpEventKind::kTimeout:
+      ++stats_.timeouts;
+      break;
+    case TcpEventKind::kEcnCut:
+      ++stats_.ecn_reductions;
+      break;
+    case TcpEventKind::kRecoveryExit:
+      break;
   }
   if (probe_ == nullptr) return;
   const TcpSenderState& s = c.tx.state();
-  probe_->on_tcp_event(TcpEvent{sim_.now(), c.id, c.rpc(), kind, flight, s.cwnd, s.ssthresh,
-                                s.alpha, c.tx.rto()});
+  probe_->on_tcp_event(
+      TcpEvent{sim_.now(), c.id, c.rpc(), kind, flight, s.cwnd, s.ssthresh, s.alpha, c.tx.rto()});
 }
 
 void TcpStack::handle_event(uint64_t tag) {

@@ -98,8 +98,8 @@ TEST(TcpLoss, LostWindowTailWaitsForMinRtoAndBacksOffByDoubling) {
   const auto to = t.log.of(TcpEventKind::kTimeout);
   ASSERT_EQ(to.size(), 2u);
   EXPECT_EQ(to[0].time.count_ps(), 49'817'600 + 1'000'000'000);
-  EXPECT_EQ(to[0].rto, 2_ms);  // backed off for the next expiry
-  EXPECT_EQ(to[0].cwnd, kMss);  // loss window: 1 SMSS
+  EXPECT_EQ(to[0].rto, 2_ms);           // backed off for the next expiry
+  EXPECT_EQ(to[0].cwnd, kMss);          // loss window: 1 SMSS
   EXPECT_EQ(to[0].ssthresh, 2 * kMss);  // max(3 x 1460 / 2, 2 SMSS)
   EXPECT_EQ(to[1].time - to[0].time, 2_ms);
   EXPECT_EQ(to[1].rto, 4_ms);

@@ -46,7 +46,7 @@ TEST(TcpSender, AvoidanceAddsOneSegmentPerWindowOfAckedBytes) {
   const sim::Time now;
   fill(s, now);
   for (int i = 0; i < 3; ++i) s.on_ack(0, false, true, now);  // ssthresh = 7300
-  s.on_ack(14'600, false, true, now);                          // full ACK
+  s.on_ack(14'600, false, true, now);                         // full ACK
   // Exit: cwnd = min(7300, max(flight 0, 1460) + 1460) = 2920; slow start to 7300.
   EXPECT_EQ(s.state().cwnd, 2920);
   int64_t acked = 14'600;
@@ -124,8 +124,8 @@ TEST(TcpSender, ThirdDuplicateAckHalvesFlightIntoSsthresh) {
   const TcpAckResult r = s.on_ack(0, false, true, now);
   ASSERT_TRUE(r.has_event);
   EXPECT_EQ(r.event, TcpEventKind::kFastRetransmit);
-  EXPECT_EQ(s.state().ssthresh, 7300);          // 14 600 / 2
-  EXPECT_EQ(s.state().cwnd, 7300 + 3 * 1460);   // + 3 SMSS
+  EXPECT_EQ(s.state().ssthresh, 7300);         // 14 600 / 2
+  EXPECT_EQ(s.state().cwnd, 7300 + 3 * 1460);  // + 3 SMSS
   const TcpSegment seg = s.next_segment(now);
   EXPECT_TRUE(seg.retransmission);
   EXPECT_EQ(seg.seq, 0);

@@ -19,10 +19,10 @@ class TestSwitch final : public Node {
  public:
   TestSwitch(Network& net, NodeId id, std::string name) : Node(id, std::move(name)), net_(net) {}
 
-  std::vector<uint16_t> route;  // host ordinal -> egress port
+  std::vector<uint16_t> route;                                // host ordinal -> egress port
   int64_t queue_limit = std::numeric_limits<int64_t>::max();  // bytes queued (drop-tail)
   int64_t ecn_k = std::numeric_limits<int64_t>::max();        // mark ECT at enqueue if queued >= K
-  std::function<bool(const Packet&)> drop_rule;                // true: drop (tests only)
+  std::function<bool(const Packet&)> drop_rule;               // true: drop (tests only)
   int64_t rule_drops = 0;
   int64_t tail_drops = 0;
   int64_t marks = 0;
@@ -105,7 +105,9 @@ struct Log final : FlowListener, RpcListener, TcpProbe {
   std::vector<Finish> flows;
   std::vector<std::pair<uint32_t, sim::Duration>> rpcs;
   std::vector<TcpEvent> events;
-  void flow_finished(uint32_t id, sim::Time t, int64_t retx) override { flows.push_back({id, t, retx}); }
+  void flow_finished(uint32_t id, sim::Time t, int64_t retx) override {
+    flows.push_back({id, t, retx});
+  }
   void rpc_finished(uint32_t id, sim::Duration latency) override { rpcs.push_back({id, latency}); }
   void on_tcp_event(const TcpEvent& e) override { events.push_back(e); }
   std::vector<TcpEvent> of(TcpEventKind k) const {
