@@ -67,12 +67,18 @@ void World::build_nodes() {
       switches_[i] = &s;
     }
   }
+  // Ports in each node's own numbering (a ring switch lists hosts first), then links.
+  for (uint32_t i = 0; i < t.nodes.size(); ++i) {
+    for (uint16_t p = 0; p < t.num_ports(i); ++p) {
+      const models::PortPeer peer = t.peer(i, p);
+      const models::LinkSpec& l = t.links[peer.link];
+      net_.add_port(net_.node(models::NodeId(i)), models::PortIndex(p),
+                    net_.node(models::NodeId(peer.node)), models::PortIndex(peer.port), l.rate, l.delay);
+    }
+  }
   for (const models::LinkSpec& l : t.links) {
-    models::Node& a = net_.node(models::NodeId(l.a));
-    models::Node& b = net_.node(models::NodeId(l.b));
-    XOFF_CHECK(a.num_ports() == l.a_port && b.num_ports() == l.b_port,
-               "topology port numbering differs from the build order");
-    net_.connect(a, b, l.rate, l.delay);
+    net_.declare_link(net_.node(models::NodeId(l.a)), models::PortIndex(l.a_port),
+                      net_.node(models::NodeId(l.b)), models::PortIndex(l.b_port));
   }
   for (models::Host* h : hosts_) h->nic_port().set_response_delay(cfg_.switch_config.pfc.response_delay);
 }

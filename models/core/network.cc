@@ -30,6 +30,20 @@ uint32_t Network::connect(Node& a, Node& b, sim::BitsPerSecond rate, sim::Durati
   return static_cast<uint32_t>(links_.size() - 1);
 }
 
+void Network::add_port(Node& owner, PortIndex index, Node& peer, PortIndex peer_port,
+                       sim::BitsPerSecond rate, sim::Duration delay) {
+  XOFF_CHECK(owner.num_ports() == index.value(), "ports must be added in index order");
+  owner.add_port(std::make_unique<EgressPort>(*this, owner, index, rate, delay, peer, peer_port));
+}
+
+uint32_t Network::declare_link(Node& a, PortIndex pa, Node& b, PortIndex pb) {
+  XOFF_CHECK(pa.value() < a.num_ports() && pb.value() < b.num_ports() &&
+                 &a.port(pa).peer() == &b && &b.port(pb).peer() == &a,
+             "declared link does not match its ports");
+  links_.push_back(LinkEnds{a.id(), pa, b.id(), pb});
+  return static_cast<uint32_t>(links_.size() - 1);
+}
+
 void Network::set_link_up(uint32_t link, bool up) {
   const LinkEnds& l = links_.at(link);
   node(l.a).port(l.a_port).set_link_up(up);

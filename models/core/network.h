@@ -51,6 +51,12 @@ class Network {
   }
   // Full-duplex link: adds the next port on a and on b. Returns the link index.
   uint32_t connect(Node& a, Node& b, sim::BitsPerSecond rate, sim::Duration delay);
+  // For topologies that number ports their own way: adds `owner`'s next port
+  // (which must be `index`) towards (peer, peer_port); then declare_link()
+  // records the full-duplex link once both of its ports exist.
+  void add_port(Node& owner, PortIndex index, Node& peer, PortIndex peer_port,
+                sim::BitsPerSecond rate, sim::Duration delay);
+  uint32_t declare_link(Node& a, PortIndex pa, Node& b, PortIndex pb);
   // Fails or restores both directions of link `link` (a fault).
   void set_link_up(uint32_t link, bool up);
 
