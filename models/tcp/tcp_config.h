@@ -7,7 +7,7 @@
 // FCS 4), so a full 1460 B segment is a 1518 B frame, the classic Ethernet
 // maximum for a 1500 B MTU. Preamble and inter-frame gap are not counted, as
 // for every other frame in the model (a PAUSE is 64 B). A pure ACK is 58 B,
-// padded to the 64 B Ethernet minimum.
+// padded to the 64 B Ethernet minimum (as is a data segment under 6 B of payload).
 //
 // Defaults are stock Linux / the RFCs except where a datacenter deployment
 // differs and the scenario must be able to say so:

@@ -56,7 +56,8 @@ Packet& TcpStack::make_packet(const TcpConnection& c, int64_t wire_bytes, Packet
 
 void TcpStack::send_segment(TcpConnection& c) {
   const TcpSegment seg = c.tx.next_segment(sim_.now());
-  Packet& p = make_packet(c, seg.len + cfg_.header_bytes.count(), PacketKind::kTcpData);
+  const int64_t wire = std::max(seg.len + cfg_.header_bytes.count(), cfg_.min_frame.count());
+  Packet& p = make_packet(c, wire, PacketKind::kTcpData);
   p.seq = seg.seq;
   p.payload = static_cast<uint32_t>(seg.len);
   p.last = seg.seq + seg.len == c.tx_bytes;

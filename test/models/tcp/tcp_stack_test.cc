@@ -67,6 +67,19 @@ TEST(TcpStack, RpcLatencyOnIdlePathIsBothSerializationsPlusTwoPropagations) {
   EXPECT_EQ(t.net.live_packets(), 0u);
 }
 
+TEST(TcpStack, TinySegmentsArePaddedToTheEthernetMinimum) {
+  DirectPair t(5_us);
+  RpcSpec r;
+  r.client = 0;
+  r.server = 1;
+  r.request = 1_B;  // 1 + 58 = 59 B -> 64 B on the wire, 51.2 ns at 10G
+  r.response = 1_B;
+  t.stack(0).start_rpc(r);
+  t.run();
+  ASSERT_EQ(t.log.rpcs.size(), 1u);
+  EXPECT_EQ(t.log.rpcs[0].second.count_ps(), 2 * 51'200 + 2 * 5'000'000);
+}
+
 TEST(TcpStack, DelayedAckAcknowledgesEverySecondSegment) {
   TcpConfig cfg;
   cfg.delayed_ack = true;
