@@ -15,6 +15,7 @@ struct RunArgs {
   std::vector<std::string> overrides;   // --set key=value
   bool quiet = false;                   // no progress, summary only
   bool no_output = false;               // run without writing results
+  bool print_summary = true;            // tests turn the terminal summary off
   std::string log_level = "warn";
 };
 

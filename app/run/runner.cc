@@ -108,7 +108,7 @@ RunOutcome run_scenario(const RunArgs& a) {
       out.output_path.clear();
     }
   }
-  print_summary(stdout, w, out);
+  if (a.print_summary) print_summary(stdout, w, out);
   return out;
 }
 

@@ -131,6 +131,7 @@ ScenarioConfig load_scenario(const std::string& path, const std::vector<std::str
   read_collectives(root, names, s);
   read_faults(root, names, s);
   read_monitor(root.optional_table("monitor"), names, s.monitor);
+  check_switch_config(root, s);
   check_headroom(root, s);
   root.finish();
   diag.raise_if_any();

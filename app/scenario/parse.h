@@ -20,6 +20,7 @@ void read_collectives(config::TableReader& root, Names& names, ScenarioConfig& s
 void read_faults(config::TableReader& root, Names& names, ScenarioConfig& s);
 // After everything: refuses PFC headroom below the physical bound.
 void check_headroom(config::TableReader& root, const ScenarioConfig& s);
+void check_switch_config(config::TableReader& root, const ScenarioConfig& s);
 void read_monitor(std::optional<config::TableReader> r, Names& names, MonitorConfig& out);
 
 }  // namespace xoff::app

@@ -48,7 +48,7 @@ void read_tcp(std::optional<TableReader> r, models::TcpConfig& c) {
   c.initial_window = r->optional<int64_t>("initial_window", c.initial_window, {.min = 1, .max = 1000});
   c.min_rto = r->optional<sim::Duration>("min_rto", c.min_rto, {.min = sim::Duration::us(1)});
   c.initial_rto = r->optional<sim::Duration>("initial_rto", c.min_rto, {.min = sim::Duration::us(1)});
-  c.dctcp_g = r->optional<double>("dctcp_g", c.dctcp_g, {.min = 0.0, .max = 1.0});
+  c.dctcp_g = r->optional<double>("dctcp_g", c.dctcp_g, {.min = 1e-6, .max = 1.0});
   c.delayed_ack = r->optional<bool>("delayed_ack", c.delayed_ack);
 }
 

@@ -126,6 +126,21 @@ void read_switch(TableReader& root, ScenarioConfig& s) {
   read_watchdog(root.optional_table("watchdog"), c.watchdog);
 }
 
+// The switch model's own consistency rules (e.g. reserves and headroom must
+// leave a shared pool), checked for the switch with the most ports.
+void check_switch_config(TableReader& root, const ScenarioConfig& s) {
+  uint16_t ports = 0;
+  for (uint32_t n = 0; n < s.topology.nodes.size(); ++n) {
+    if (s.topology.nodes[n].kind == models::NodeKind::kSwitch) ports = std::max(ports, s.topology.num_ports(n));
+  }
+  auto buffer = root.optional_table("buffer");
+  for (const std::string& problem : models::validate(s.switch_config, ports)) {
+    const std::string msg = "switch configuration (" + std::to_string(ports) + " ports): " + problem;
+    if (buffer) buffer->error_here(msg);
+    else root.error_here(msg);
+  }
+}
+
 // Refuses headroom below what a lossless PG needs on the most demanding switch
 // link (models/topology/headroom.h), unless the scenario says it studies that.
 void check_headroom(TableReader& root, const ScenarioConfig& s) {

@@ -130,9 +130,14 @@ bool Mmu::release(size_t in, int pg, size_t out, int tc, int64_t bytes) {
   return try_xon(in, pg);
 }
 
+// XON needs the headroom empty as well as shared below threshold - offset: a PG
+// reopened with bytes still in headroom could not absorb a full round trip at
+// its next XOFF, and would drop lossless traffic although its headroom was
+// sized to the bound. (A rising dynamic threshold can satisfy the shared test
+// while headroom still holds the last episode's in-flight bytes.)
 bool Mmu::xon_condition(const PgState& s, int pg) const {
-  const int64_t above = s.shared + s.headroom;
-  return above == 0 || above <= ingress_threshold(pg) - cfg_.pg[pg].xon_offset.count();
+  if (s.headroom > 0) return false;
+  return s.shared == 0 || s.shared <= ingress_threshold(pg) - cfg_.pg[pg].xon_offset.count();
 }
 
 bool Mmu::try_xon(size_t in, int pg) {

@@ -20,8 +20,8 @@
 //      lossy PG drops (lossy_ingress). A lossless packet that finds no
 //      headroom is dropped as a lossless violation.
 // A lossless PG also goes to XOFF when a packet charged to shared brings it to
-// its threshold ("crosses" it). It returns to XON when its bytes above the
-// reserve fall to threshold - xon_offset (or to zero).
+// its threshold ("crosses" it). It returns to XON when its headroom is empty
+// and its shared bytes fall to threshold - xon_offset (or to zero).
 //
 // Egress accounting per (port, queue), every data packet: a lossy queue at or
 // above alpha_e x (shared pool free) drops arrivals (lossy_egress); lossless

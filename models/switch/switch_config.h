@@ -51,7 +51,8 @@ struct PgConfig {
   // fibre, 9 KB MTU and 1 us response delay (2x6250 + 2x9000 + 12500 + 64 =
   // 43064 B, see models/topology/headroom.h).
   sim::Bytes headroom{48 * 1024};
-  // XON when the PG's bytes above its reserve fall to threshold - xon_offset.
+  // XON when the PG's headroom is empty and its shared bytes fall to
+  // threshold - xon_offset.
   sim::Bytes xon_offset{9216};
 };
 

@@ -73,6 +73,26 @@ TEST(Mmu, ReleasesHeadroomFirstAndSendsXonBelowThresholdMinusOffset) {
   EXPECT_TRUE(t.mmu.empty());
 }
 
+TEST(Mmu, KeepsXoffWhileHeadroomHoldsBytesEvenIfTheThresholdRises) {
+  TwoPorts t(small());
+  // Port 1's lossy PG 0 takes 1000 B reserve + 6000 B shared.
+  for (int i = 0; i < 7; ++i) t.mmu.admit(1, 0, 0, 0, 1000);
+  // Port 0 PG 3: 1000 B reserve, then shared s until s >= 16000 - 6000 - s: XOFF at s = 5000.
+  for (int i = 0; i < 6; ++i) t.mmu.admit(0, 3, 1, 3, 1000);
+  ASSERT_TRUE(t.mmu.pg(0, 3).xoff);
+  for (int i = 0; i < 3; ++i) t.mmu.admit(0, 3, 1, 3, 1000);  // in flight: 3000 B headroom
+  EXPECT_EQ(t.mmu.pg(0, 3).headroom, 3000);
+  // Port 1 drains: PG 3's threshold rises to 16000 - 5000 = 11000, so shared 5000 is
+  // far below 11000 - 1000; but with 3000 B still in headroom XON must wait, or
+  // the next XOFF would find only 2000 B of headroom for a full round trip.
+  for (int i = 0; i < 7; ++i) EXPECT_FALSE(t.mmu.release(1, 0, 0, 0, 1000));
+  EXPECT_FALSE(t.mmu.try_xon(0, 3));
+  EXPECT_FALSE(t.mmu.release(0, 3, 1, 3, 1000));
+  EXPECT_FALSE(t.mmu.release(0, 3, 1, 3, 1000));
+  EXPECT_TRUE(t.mmu.release(0, 3, 1, 3, 1000));  // headroom now empty: XON
+  EXPECT_EQ(t.mmu.pg(0, 3).headroom, 0);
+}
+
 TEST(Mmu, LossyPgDropsAtIngressThresholdAndQueueAtEgressThreshold) {
   TwoPorts t(small());
   // PG 0: 1000 B reserve, then shared while shared < 16000 - shared: 8 x 1000 B.
