@@ -7,3 +7,5 @@ cmake --preset release
 cmake --build --preset release -j "$(nproc)"
 mkdir -p out
 ./build/release/app/xoff run scenarios/demo.toml -o out/demo.h5 "$@"
+# Pictures of the run (Debian's python3 has h5py and matplotlib).
+/usr/bin/python3 analysis/plot/xoff_plot.py out/demo.h5 -o out/demo_plots

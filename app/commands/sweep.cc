@@ -29,8 +29,8 @@ void print_row(const std::string& value, const RunOutcome& r) {
     allreduce = (c.finish - c.start).to_us();
   }
   std::printf("%-14s %9zu %12.2f %12.2f %10lld %10lld %10lld %12lld %12.2f %s\n", value.c_str(),
-              fct.size(), fct.empty() ? 0.0 : analysis::percentile(fct, 0.5),
-              fct.empty() ? 0.0 : analysis::percentile(fct, 0.99),
+              fct.size(), fct.empty() ? 0.0 : analysis::percentile(fct, 50),
+              fct.empty() ? 0.0 : analysis::percentile(fct, 99),
               static_cast<long long>(r.pause_frames), static_cast<long long>(r.ecn_marks),
               static_cast<long long>(r.lossless_violations), static_cast<long long>(peak), allreduce,
               r.traffic_finished ? "" : "(traffic unfinished)");

@@ -30,6 +30,7 @@ models::Topology read_spine_leaf(TableReader& r) {
   c.fabric_rate = r.optional<sim::BitsPerSecond>("fabric_rate", c.host_rate, {.min = sim::BitsPerSecond(1)});
   c.host_delay = r.optional<sim::Duration>("host_delay", sim::Duration::us(1), {.min = sim::Duration::zero()});
   c.fabric_delay = r.optional<sim::Duration>("fabric_delay", c.host_delay, {.min = sim::Duration::zero()});
+  if (c.host_rate.count() == 0 || c.fabric_rate.count() == 0) return {};  // already reported
   return models::spine_leaf(c);
 }
 
@@ -41,6 +42,7 @@ models::Topology read_ring(TableReader& r) {
   c.fabric_rate = r.optional<sim::BitsPerSecond>("fabric_rate", c.host_rate, {.min = sim::BitsPerSecond(1)});
   c.host_delay = r.optional<sim::Duration>("host_delay", sim::Duration::us(1), {.min = sim::Duration::zero()});
   c.fabric_delay = r.optional<sim::Duration>("fabric_delay", c.host_delay, {.min = sim::Duration::zero()});
+  if (c.host_rate.count() == 0 || c.fabric_rate.count() == 0) return {};  // already reported
   return models::ring(c);
 }
 
@@ -50,6 +52,7 @@ models::Topology read_fat_tree(TableReader& r) {
   if (c.k % 2 != 0) r.error_at("k", r.path_of("k") + " must be even, got " + std::to_string(c.k));
   c.rate = r.required<sim::BitsPerSecond>("rate", {.min = sim::BitsPerSecond(1)});
   c.delay = r.optional<sim::Duration>("delay", sim::Duration::us(1), {.min = sim::Duration::zero()});
+  if (c.rate.count() == 0 || c.k % 2 != 0) return {};  // already reported
   return models::fat_tree(c);
 }
 
@@ -131,8 +134,10 @@ ScenarioConfig load_scenario(const std::string& path, const std::vector<std::str
   read_collectives(root, names, s);
   read_faults(root, names, s);
   read_monitor(root.optional_table("monitor"), names, s.monitor);
-  check_switch_config(root, s);
-  check_headroom(root, s);
+  if (diag.empty()) {  // cross-checks only make sense on values that read cleanly
+    check_switch_config(root, s);
+    check_headroom(root, s);
+  }
   root.finish();
   diag.raise_if_any();
   return s;

@@ -1,0 +1,157 @@
+// The command's contract: bad input is exit 2 with a positioned message and no
+// file written; the same scenario and seed give the same results.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "analysis/results/h5_reader.h"
+#include "app/commands/commands.h"
+#include "app/run/runner.h"
+
+namespace xoff::app {
+namespace {
+namespace fs = std::filesystem;
+
+class CliTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("xoff_cli_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  std::string write(const std::string& name, const std::string& text) {
+    const fs::path p = dir_ / name;
+    std::ofstream(p) << text;
+    return p.string();
+  }
+  RunArgs args(const std::string& scenario) {
+    RunArgs a;
+    a.scenario = scenario;
+    a.output = (dir_ / "out.h5").string();
+    a.quiet = true;
+    a.print_summary = false;
+    return a;
+  }
+  fs::path dir_;
+};
+
+const char* kGood = R"([scenario]
+name = "tiny"
+duration = "200us"
+[topology]
+kind = "spine_leaf"
+leaves = 2
+spines = 1
+hosts_per_leaf = 1
+host_rate = "100Gbps"
+[[traffic.flow]]
+src = "h0"
+dst = "h1"
+size = "100KB"
+)";
+
+std::string replace(std::string s, const std::string& from, const std::string& to) {
+  s.replace(s.find(from), from.size(), to);
+  return s;
+}
+
+TEST_F(CliTest, GoodScenarioRunsAndWritesResults) {
+  EXPECT_EQ(cmd_run(args(write("good.toml", kGood))), 0);
+  EXPECT_TRUE(fs::exists(dir_ / "out.h5"));
+  const auto data = analysis::read_results((dir_ / "out.h5").string());
+  ASSERT_EQ(data.flows.size(), 1u);
+  // FCT ends when the last ACK is back. Data: 100 segments of 1062 B at 100G =
+  // 84.96 ns each, 8.496 us from h0; the last one is stored and forwarded by
+  // leaf0, spine0 and leaf1 (3 x 84.96 ns) and crosses 4 links of 1 us:
+  // 8.496 + 0.25488 + 4 = 12.75088 us. ACK: 66 B = 5.28 ns per hop, 4 hops and
+  // 4 us: 4.02112 us. FCT = 16.772 us.
+  EXPECT_NEAR((data.flows[0].finish - data.flows[0].start).to_us(), 16.772, 1e-6);
+}
+
+TEST_F(CliTest, UnitErrorIsExitTwoWithPositionAndNothingWritten) {
+  const std::string f = write("bad.toml", replace(kGood, "\"100Gbps\"", "\"100G\""));
+  ::testing::internal::CaptureStderr();
+  EXPECT_EQ(cmd_run(args(f)), 2);
+  const std::string err = ::testing::internal::GetCapturedStderr();
+  EXPECT_NE(err.find("bad.toml:9:13: error: topology.host_rate: expected a rate like \"100Gbps\""),
+            std::string::npos)
+      << err;
+  EXPECT_EQ(err.find("rate of zero"), std::string::npos) << "no follow-on errors: " << err;
+  // Nothing written: the directory holds only the scenario.
+  EXPECT_EQ(std::distance(fs::directory_iterator(dir_), fs::directory_iterator()), 1);
+}
+
+TEST_F(CliTest, UnknownKeySuggestsTheNearestKnownOne) {
+  const std::string f = write("typo.toml", std::string(kGood) + "[ecn]\nkmni = \"5KB\"\n");
+  ::testing::internal::CaptureStderr();
+  EXPECT_EQ(cmd_run(args(f)), 2);
+  const std::string err = ::testing::internal::GetCapturedStderr();
+  EXPECT_NE(err.find("typo.toml:15:1: error: ecn: unknown key \"kmni\" (did you mean \"kmin\"?)"),
+            std::string::npos)
+      << err;
+}
+
+TEST_F(CliTest, CrossFieldErrorNamesBothKeys) {
+  const std::string f =
+      write("k.toml", std::string(kGood) + "[ecn]\nkmin = \"300KB\"\nkmax = \"200KB\"\n");
+  ::testing::internal::CaptureStderr();
+  EXPECT_EQ(cmd_run(args(f)), 2);
+  const std::string err = ::testing::internal::GetCapturedStderr();
+  EXPECT_NE(err.find("k.toml:15:8: error: ecn.kmin (300KB) must not exceed ecn.kmax (200KB)"),
+            std::string::npos)
+      << err;
+  EXPECT_EQ(err.find("switch configuration"), std::string::npos) << "reported once: " << err;
+}
+
+TEST_F(CliTest, UnknownHostAndMissingFileAreBadInput) {
+  ::testing::internal::CaptureStderr();
+  EXPECT_EQ(cmd_run(args(write("h.toml", replace(kGood, "dst = \"h1\"", "dst = \"h9\"")))), 2);
+  EXPECT_EQ(cmd_run(args((dir_ / "missing.toml").string())), 2);
+  const std::string err = ::testing::internal::GetCapturedStderr();
+  EXPECT_NE(err.find("unknown host \"h9\""), std::string::npos) << err;
+  EXPECT_NE(err.find("cannot open scenario file"), std::string::npos) << err;
+}
+
+TEST_F(CliTest, SameScenarioAndSeedGiveIdenticalResults) {
+  const std::string scenario = std::string(XOFF_SOURCE_DIR) + "/scenarios/ecn_tradeoff.toml";
+  RunArgs a = args(scenario);
+  a.overrides = {"scenario.duration=1ms"};
+  a.output = (dir_ / "a.h5").string();
+  ASSERT_EQ(cmd_run(a), 0);
+  a.output = (dir_ / "b.h5").string();
+  ASSERT_EQ(cmd_run(a), 0);
+  a.seed = 99;
+  a.output = (dir_ / "c.h5").string();
+  ASSERT_EQ(cmd_run(a), 0);
+  const auto ra = analysis::read_results((dir_ / "a.h5").string());
+  const auto rb = analysis::read_results((dir_ / "b.h5").string());
+  const auto rc = analysis::read_results((dir_ / "c.h5").string());
+  EXPECT_EQ(ra.meta.fingerprint, rb.meta.fingerprint);
+  EXPECT_EQ(ra.meta.events, rb.meta.events);
+  ASSERT_EQ(ra.flows.size(), rb.flows.size());
+  for (size_t i = 0; i < ra.flows.size(); ++i) {
+    EXPECT_EQ(ra.flows[i].finish, rb.flows[i].finish);
+    EXPECT_EQ(ra.flows[i].size_bytes, rb.flows[i].size_bytes);
+  }
+  ASSERT_EQ(ra.series.size(), rb.series.size());
+  for (size_t i = 0; i < ra.series.size(); ++i) EXPECT_EQ(ra.series[i].value, rb.series[i].value);
+  // Another seed draws other Poisson arrivals: another run.
+  EXPECT_NE(ra.meta.fingerprint, rc.meta.fingerprint);
+}
+
+TEST_F(CliTest, EveryBundledScenarioPassesCheck) {
+  CheckArgs c;
+  for (const auto& e : fs::directory_iterator(std::string(XOFF_SOURCE_DIR) + "/scenarios")) {
+    if (e.path().extension() == ".toml") c.scenarios.push_back(e.path().string());
+  }
+  ASSERT_GE(c.scenarios.size(), 7u);
+  ::testing::internal::CaptureStdout();
+  EXPECT_EQ(cmd_check(c), 0);
+  ::testing::internal::GetCapturedStdout();
+}
+
+}  // namespace
+}  // namespace xoff::app

@@ -1,0 +1,98 @@
+// Physics of the deadlock scenarios, checked against the buffer-dependency
+// argument in each scenario's header and against line-rate arithmetic.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <set>
+
+#include "scenario_util.h"
+
+namespace xoff::app {
+namespace {
+using testing::mean_between;
+using testing::run;
+
+TEST(DeadlockRingScenario, ThirdFlowClosesTheCycleAndTheDeadlockOutlivesTheSources) {
+  const RunOutcome o = run("deadlock_ring.toml");
+  ASSERT_EQ(o.exit_code, 0);
+  ASSERT_EQ(o.data.deadlocks.size(), 1u);
+  const models::DeadlockRecord& d = o.data.deadlocks[0];
+  // The four clockwise ring queues, in wait-for order. Ring switch ports: hosts
+  // first, then neighbours by index, so sw0->sw1 is p1, sw1->sw2 p2, sw2->sw3 p2,
+  // sw3->sw0 p1.
+  ASSERT_EQ(d.members.size(), 4u);
+  std::set<std::string> members;
+  for (const auto& m : d.members) {
+    members.insert(m.node + ":" + std::to_string(m.port) + ":" + std::to_string(m.traffic_class));
+  }
+  EXPECT_EQ(members, (std::set<std::string>{"sw0:1:3", "sw1:2:3", "sw2:2:3", "sw3:1:3"}));
+  EXPECT_GT(d.stuck_bytes, 0);
+  EXPECT_LT(d.formed.to_us(), 1000.0);
+  // Window 200 us, polled every 20 us.
+  EXPECT_GE((d.detected - d.formed).to_us(), 200.0);
+  EXPECT_LE((d.detected - d.formed).to_us(), 220.0);
+  EXPECT_TRUE(o.data.flows.empty());  // no flow ever finishes
+  // Permanent: from detection to the end of the 4 ms run sw0's ring queue stays
+  // paused with the same bytes, and the sources send nothing.
+  const double after = d.detected.to_us();
+  EXPECT_DOUBLE_EQ(mean_between(o.data, "paused/sw0/p1/tc3", after, 4000), 1.0);
+  const auto* q = o.data.find_series("queue_bytes/sw0/p1/tc3");
+  ASSERT_NE(q, nullptr);
+  EXPECT_GT(q->value.back(), 0.0);
+  EXPECT_EQ(q->value.back(), q->value[q->value.size() / 2]);
+  for (const char* h : {"tx_gbps/h0/p0", "tx_gbps/h2/p0", "tx_gbps/h3/p0"}) {
+    EXPECT_DOUBLE_EQ(mean_between(o.data, h, after, 4000), 0.0) << h;
+  }
+  EXPECT_EQ(o.lossless_violations, 0);
+}
+
+TEST(DeadlockRingScenario, TwoFlowsCongestButDrainAtLineRate) {
+  const RunOutcome o = run("deadlock_ring.toml", {"traffic.flow[2].enabled=false"});
+  ASSERT_EQ(o.exit_code, 0);
+  EXPECT_TRUE(o.data.deadlocks.empty());
+  ASSERT_EQ(o.data.flows.size(), 2u);
+  EXPECT_GT(o.pause_frames, 0);  // sw2->sw3 is congested: PFC did act
+  EXPECT_EQ(o.lossless_violations, 0);
+  // A and B share sw2->sw3: 2 x 4 MB payload in 1000 B segments of 1062 B on the
+  // wire = 8.496 MB at 100 Gb/s = 679.68 us before the later one can finish.
+  double last = 0;
+  for (const auto& f : o.data.flows) last = std::max(last, (f.finish - f.start).to_us());
+  EXPECT_GE(last, 679.68);
+  EXPECT_LE(last, 679.68 * 1.05);
+}
+
+TEST(BounceDeadlockScenario, BouncedShortestPathsDeadlockAcrossBothSpines) {
+  const RunOutcome o = run("bounce_deadlock.toml");
+  ASSERT_EQ(o.exit_code, 0);
+  ASSERT_GE(o.data.deadlocks.size(), 1u);
+  const auto& m = o.data.deadlocks[0].members;
+  std::set<std::string> nodes;
+  int leaf_uplinks = 0;  // leaf ports: p0, p1 hosts; p2 spine0, p3 spine1
+  for (const auto& x : m) {
+    nodes.insert(x.node);
+    if (x.node.rfind("leaf", 0) == 0 && x.port >= 2) ++leaf_uplinks;
+  }
+  // The cycle alternates spine down-links and leaf up-links: a packet that came
+  // down into a leaf goes back up (the bounce), at two different leaves.
+  EXPECT_TRUE(nodes.count("spine0") && nodes.count("spine1"));
+  EXPECT_GE(leaf_uplinks, 2);
+  EXPECT_EQ(m.size(), 4u);
+  // The deadlock forms after the failures (20 us) and convergence (10 us).
+  EXPECT_GT(o.data.deadlocks[0].formed.to_us(), 30.0);
+  EXPECT_GT(testing::drops(o, "link_down"), 0);
+}
+
+TEST(BounceDeadlockScenario, UpDownRoutingAvoidsTheDeadlockAtTheCostOfReachability) {
+  const RunOutcome o = run("bounce_deadlock.toml", {"routing.mode=up_down"});
+  ASSERT_EQ(o.exit_code, 0);
+  EXPECT_TRUE(o.data.deadlocks.empty());
+  // leaf0 and leaf1 share no spine after the failures: no valley-free route.
+  EXPECT_GT(testing::drops(o, "no_route"), 0);
+  // The 12 leaf2 <-> leaf3 flows (all-to-all over h4..h7) all finish.
+  int cross = 0;
+  for (const auto& f : o.data.flows) cross += f.src_host >= 4 && f.dst_host >= 4;
+  EXPECT_EQ(cross, 12);
+}
+
+}  // namespace
+}  // namespace xoff::app

@@ -1,0 +1,145 @@
+// Physics of the PFC storm, incast buffer, ECN trade-off and AllReduce
+// scenarios, against the arithmetic in the comments.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "analysis/stats/stats.h"
+#include "scenario_util.h"
+
+namespace xoff::app {
+namespace {
+using testing::mean_between;
+using testing::run;
+
+TEST(PfcStormScenario, WatchdogContainsTheStormWithinDetectionAndRestorationTime) {
+  const RunOutcome o = run("pfc_storm.toml");
+  ASSERT_EQ(o.exit_code, 0);
+  ASSERT_EQ(o.data.watchdog_events.size(), 2u);
+  const auto& storm = o.data.watchdog_events[0];
+  const auto& restore = o.data.watchdog_events[1];
+  EXPECT_EQ(storm.node, "leaf0");
+  EXPECT_EQ(storm.port, 0);  // towards h0
+  EXPECT_EQ(storm.state, "stormed");
+  // Storm from 100 us; detection 200 us; polled every 20 us.
+  EXPECT_GE(storm.time.to_us(), 300.0);
+  EXPECT_LE(storm.time.to_us(), 320.0 + 1.0);
+  // The NIC's last XOFF leaves at 1000 us (refreshed every 100 us until 1.1 ms)
+  // and lands 1 us later; restoration 200 us, polled every 20 us.
+  EXPECT_EQ(restore.state, "restored");
+  EXPECT_GE(restore.time.to_us(), 1201.0);
+  EXPECT_LE(restore.time.to_us(), 1221.0 + 1.0);
+  // Victims (h1..h3 behind leaf0 ports 1..3) run at line rate while the storm
+  // is contained (after detection, before the NIC recovers).
+  for (int p = 1; p <= 3; ++p) {
+    const std::string s = "tx_gbps/leaf0/p" + std::to_string(p);
+    EXPECT_GT(mean_between(o.data, s, 350, 1100), 95.0) << s;
+  }
+  EXPECT_GT(testing::drops(o, "watchdog"), 0);
+  EXPECT_EQ(o.lossless_violations, 0);
+}
+
+TEST(PfcStormScenario, WithoutTheWatchdogThePauseSpreadsToVictims) {
+  const RunOutcome o = run("pfc_storm.toml", {"watchdog.enabled=false"});
+  ASSERT_EQ(o.exit_code, 0);
+  EXPECT_TRUE(o.data.watchdog_events.empty());
+  // leaf0 pauses the spine; the spine's queue to leaf0 carries the victims too.
+  EXPECT_GT(mean_between(o.data, "paused/spine0/p0/tc3", 350, 1100), 0.9);
+  for (int p = 1; p <= 3; ++p) {
+    const std::string s = "tx_gbps/leaf0/p" + std::to_string(p);
+    EXPECT_LT(mean_between(o.data, s, 350, 1100), 1.0) << s;
+    EXPECT_GT(mean_between(o.data, s, 1400, 2000), 95.0) << s;  // after the NIC recovers
+  }
+}
+
+TEST(IncastBufferScenario, HeadroomAtTheBoundIsLosslessAndBelowItIsNot) {
+  // The 400G leaf uplinks need 2 x 50000 + 1518 + 1518 + 50000 + 64 = 153100 B.
+  const RunOutcome ok = run("incast_buffer.toml", {"buffer.headroom=160KB"});
+  ASSERT_EQ(ok.exit_code, 0);
+  EXPECT_EQ(ok.lossless_violations, 0);
+  EXPECT_GT(ok.pause_frames, 0);
+  const RunOutcome small = run("incast_buffer.toml", {"buffer.headroom=100KB"});
+  EXPECT_GT(small.lossless_violations, 0);
+  // 15 x 256 KB of RoCE through one 100G port: 15 x 256 segments of 1062 B =
+  // 4.0781 MB = 326.25 us at line rate; the last RoCE flow cannot beat it.
+  double last = 0;
+  int roce = 0;
+  for (const auto& f : ok.data.flows) {
+    if (f.protocol != "roce") continue;
+    ++roce;
+    last = std::max(last, (f.finish - f.start).to_us());
+  }
+  EXPECT_EQ(roce, 15);
+  EXPECT_GE(last, 326.25);
+}
+
+TEST(IncastBufferScenario, LargerAlphaMeansFewerPauses) {
+  // Dynamic threshold alpha x free: a larger alpha lets a PG hold more before XOFF.
+  int64_t previous = INT64_MAX;
+  for (const char* alpha : {"0.125", "0.5", "1", "4"}) {
+    const RunOutcome o = run("incast_buffer.toml", {std::string("buffer.alpha=") + alpha});
+    ASSERT_EQ(o.exit_code, 0);
+    EXPECT_LT(o.pause_frames, previous) << "alpha " << alpha;
+    previous = o.pause_frames;
+  }
+}
+
+TEST(EcnTradeoffScenario, LowerMarkingThresholdKeepsTheQueueShorter) {
+  int64_t previous_peak = 0;
+  double previous_p50 = 0;
+  for (const char* kmax : {"20KB", "400KB", "1600KB"}) {
+    const RunOutcome o = run("ecn_tradeoff.toml", {std::string("ecn.kmax=") + kmax});
+    ASSERT_EQ(o.exit_code, 0);
+    int64_t peak = 0;
+    for (const auto& q : o.data.queues) {
+      if (q.node == "leaf0" && q.port == 0 && q.traffic_class == 3) peak = q.peak_bytes;
+    }
+    std::vector<double> fct;
+    for (const auto& f : o.data.flows) fct.push_back((f.finish - f.start).to_us());
+    const double p50 = analysis::percentile(fct, 50);
+    EXPECT_GT(peak, previous_peak) << kmax;
+    EXPECT_GT(p50, previous_p50) << kmax;  // short flows wait behind a longer queue
+    EXPECT_GT(o.ecn_marks, 0);
+    previous_peak = peak;
+    previous_p50 = p50;
+  }
+}
+
+TEST(AllReduceScenario, RingAllReduceIsWithinTenPercentOfTheBoundAndSlowsTcp) {
+  const RunOutcome o = run("allreduce_tcp.toml");
+  ASSERT_EQ(o.exit_code, 0);
+  ASSERT_EQ(o.data.collectives.size(), 1u);
+  const auto& c = o.data.collectives[0];
+  // Ideal 2 (N-1)/N x S / B = 2 x 7/8 x 64e6 B x 8 / 100e9 b/s = 8.96 ms.
+  EXPECT_EQ(c.ideal.count_ps(), 8'960'000'000);
+  const double t = (c.finish - c.start).to_us();
+  EXPECT_GE(t, 8960.0);
+  EXPECT_LE(t, 8960.0 * 1.10);
+  EXPECT_EQ(c.step_times.size(), 14u);  // 2 (N - 1)
+  EXPECT_EQ(o.lossless_violations, 0);
+  // Idle RPC latency, h0 -> h5 over leaf0, spine, leaf1 (500 ns per link):
+  // request 100 + 58 = 158 B: 12.64 + 6.32 + 6.32 + 12.64 ns + 4 x 500 ns = 2037.92 ns;
+  // response 4 KB = 1460 + 1460 + 1080 B payload, frames 1518, 1518, 1138 B; the
+  // last arrives when leaf0's 100G port has sent all three: 2576.80 ns.
+  // Total 4614.72 ns.
+  const auto* idle = o.data.find_series("rpc_latency_us/idle");
+  const auto* busy = o.data.find_series("rpc_latency_us/during_allreduce");
+  ASSERT_NE(idle, nullptr);
+  ASSERT_NE(busy, nullptr);
+  ASSERT_EQ(idle->value.size(), 100u);
+  EXPECT_NEAR(analysis::percentile(idle->value, 50), 4.61472, 1e-6);
+  // During the AllReduce the RPCs share links with it (DWRR 1:4): slower.
+  EXPECT_GT(analysis::percentile(busy->value, 50), 1.2 * 4.61472);
+}
+
+TEST(DemoScenario, RoceStaysLosslessAndEveryFlowFinishes) {
+  const RunOutcome o = run("demo.toml");
+  ASSERT_EQ(o.exit_code, 0);
+  EXPECT_TRUE(o.traffic_finished);
+  EXPECT_EQ(o.lossless_violations, 0);
+  EXPECT_TRUE(o.data.deadlocks.empty());
+  EXPECT_GT(o.ecn_marks, 0);
+}
+
+}  // namespace
+}  // namespace xoff::app

@@ -1,0 +1,46 @@
+#pragma once
+// Runs a bundled scenario in-process (no results file, no terminal output) and
+// gives the tests what the recorder collected.
+#include <string>
+#include <vector>
+
+#include "app/run/runner.h"
+
+namespace xoff::app::testing {
+
+inline RunOutcome run(const std::string& scenario, std::vector<std::string> overrides = {}) {
+  RunArgs a;
+  a.scenario = std::string(XOFF_SOURCE_DIR) + "/scenarios/" + scenario;
+  a.overrides = std::move(overrides);
+  a.quiet = true;
+  a.no_output = true;
+  a.print_summary = false;
+  return run_scenario(a);
+}
+
+// Mean of a sampled series over [from_us, to_us).
+inline double mean_between(const analysis::RunData& d, const std::string& series, double from_us,
+                           double to_us) {
+  const analysis::SeriesData* s = d.find_series(series);
+  if (s == nullptr) return -1;
+  double sum = 0;
+  int n = 0;
+  for (size_t i = 0; i < s->time_ps.size(); ++i) {
+    const double t = static_cast<double>(s->time_ps[i]) / 1e6;
+    if (t >= from_us && t < to_us) {
+      sum += s->value[i];
+      ++n;
+    }
+  }
+  return n > 0 ? sum / n : -1;
+}
+
+inline int64_t drops(const RunOutcome& o, const std::string& reason) {
+  int64_t n = 0;
+  for (const auto& d : o.data.drops) {
+    if (d.reason == reason) n += d.packets;
+  }
+  return n;
+}
+
+}  // namespace xoff::app::testing
