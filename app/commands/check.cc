@@ -31,9 +31,14 @@ int cmd_check(const CheckArgs& a) {
     try {
       const ScenarioConfig s = load_scenario(file, a.overrides);
       size_t switches = s.topology.nodes.size() - s.topology.num_hosts();
-      std::printf("%s: ok: \"%s\", %u hosts, %zu switches, %zu links, %zu flows, %zu collectives\n",
+      const TrafficConfig& tr = s.traffic;
+      const size_t generators = tr.incasts.size() + tr.permutations.size() + tr.all_to_all.size() +
+                                tr.poisson.size();
+      std::printf("%s: ok: \"%s\", %u hosts, %zu switches, %zu links; %zu explicit flows, "
+                  "%zu generators, %zu collectives, %zu rpc probes, %zu faults\n",
                   file.c_str(), s.name.c_str(), s.topology.num_hosts(), switches,
-                  s.topology.links.size(), s.traffic.flows.size(), s.traffic.collectives.size());
+                  s.topology.links.size(), tr.flows.size(), generators, tr.collectives.size(),
+                  tr.rpcs.size(), s.link_faults.size() + s.storms.size());
       warn_cycles(s);
     } catch (const config::ScenarioError& e) {
       std::fprintf(stderr, "%s\n", e.what());

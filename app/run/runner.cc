@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
+#include <memory>
+#include <stdexcept>
 
 #include "analysis/results/h5_writer.h"
 #include "app/config/error.h"
@@ -77,7 +79,15 @@ RunOutcome run_scenario(const RunArgs& a) {
   sim::set_log_level(spdlog::level::from_str(a.log_level));
   analysis::H5Recorder rec;
   set_topology(rec, cfg.topology);
-  World w(cfg, rec);
+  std::unique_ptr<World> world;
+  try {
+    world = std::make_unique<World>(cfg, rec);
+  } catch (const std::invalid_argument& e) {  // a model refused input the schema let through
+    std::fprintf(stderr, "%s: error: %s\n", a.scenario.c_str(), e.what());
+    out.exit_code = 2;
+    return out;
+  }
+  World& w = *world;
   w.start();
   Progress progress(!a.quiet, cfg.duration);
   run_loop(w, progress);

@@ -137,6 +137,7 @@ ScenarioConfig load_scenario(const std::string& path, const std::vector<std::str
   if (diag.empty()) {  // cross-checks only make sense on values that read cleanly
     check_switch_config(root, s);
     check_headroom(root, s);
+    check_endpoints(root, s);
   }
   root.finish();
   diag.raise_if_any();

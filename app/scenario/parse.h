@@ -21,6 +21,8 @@ void read_faults(config::TableReader& root, Names& names, ScenarioConfig& s);
 // After everything: refuses PFC headroom below the physical bound.
 void check_headroom(config::TableReader& root, const ScenarioConfig& s);
 void check_switch_config(config::TableReader& root, const ScenarioConfig& s);
+// DCQCN's minimum rate must not exceed any host's link rate.
+void check_endpoints(config::TableReader& root, const ScenarioConfig& s);
 void read_monitor(std::optional<config::TableReader> r, Names& names, MonitorConfig& out);
 
 }  // namespace xoff::app

@@ -7,7 +7,7 @@ using config::TableReader;
 
 void read_dcqcn(std::optional<TableReader> r, models::DcqcnParams& d) {
   if (!r) return;
-  d.g = r->optional<double>("g", d.g, {.min = 0.0, .max = 1.0});
+  d.g = r->optional<double>("g", d.g, {.min = 1e-6, .max = 1.0});
   d.initial_alpha = r->optional<double>("initial_alpha", d.initial_alpha, {.min = 0.0, .max = 1.0});
   const config::Bounds<sim::Duration> pos{.min = sim::Duration::ns(1)};
   d.alpha_period = r->optional<sim::Duration>("alpha_period", d.alpha_period, pos);
@@ -53,6 +53,22 @@ void read_tcp(std::optional<TableReader> r, models::TcpConfig& c) {
 }
 
 }  // namespace
+
+void check_endpoints(TableReader& root, const ScenarioConfig& s) {
+  const models::Topology& t = s.topology;
+  for (uint32_t h = 0; h < t.num_hosts(); ++h) {
+    const sim::BitsPerSecond rate = t.links[t.peer(t.host_node(h), 0).link].rate;
+    if (s.roce.dcqcn.min_rate <= rate) continue;
+    auto nic = root.optional_table("nic");
+    auto params = nic ? nic->optional_table("dcqcn_params") : std::nullopt;
+    const std::string msg = "nic.dcqcn_params.min_rate (" + config::show(s.roce.dcqcn.min_rate) +
+                            ") exceeds the link rate of " + t.nodes[t.host_node(h)].name + " (" +
+                            config::show(rate) + ")";
+    if (params) params->error_at("min_rate", msg);
+    else root.error_here(msg);
+    return;
+  }
+}
 
 void read_endpoints(TableReader& root, ScenarioConfig& s) {
   read_nic(root.optional_table("nic"), s.roce);

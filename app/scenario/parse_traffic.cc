@@ -1,5 +1,6 @@
 // [[traffic.*]] generators and [[collective]]: resolved to host ordinals and
 // to the generator specs of models/traffic.
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -17,6 +18,19 @@ sim::Time read_start(TableReader& r) {
 }
 
 sim::Bytes read_size(TableReader& r) { return r.required<sim::Bytes>("size", {.min = sim::Bytes(1)}); }
+
+// Generators need distinct hosts, and at least `min` of them.
+void check_hosts(TableReader& r, std::string_view key, const std::vector<uint32_t>& hosts, size_t min,
+                 const models::Topology& t) {
+  std::vector<uint32_t> sorted = hosts;
+  std::sort(sorted.begin(), sorted.end());
+  const auto dup = std::adjacent_find(sorted.begin(), sorted.end());
+  if (dup != sorted.end()) {
+    r.error_at(key, "host \"" + t.nodes[t.host_node(*dup)].name + "\" is listed twice");
+  } else if (hosts.size() < min) {
+    r.error_at(key, "needs at least " + std::to_string(min) + " distinct hosts, got " + std::to_string(hosts.size()));
+  }
+}
 
 // The rate of host `h`'s link (every host has exactly one).
 sim::BitsPerSecond host_rate(const models::Topology& t, uint32_t h) {
@@ -66,7 +80,7 @@ void read_incasts(TableReader& r, Names& names, TrafficConfig& out) {
     s.waves = static_cast<uint32_t>(f.optional<int64_t>("waves", 1, {.min = 1, .max = 100000}));
     s.wave_gap = f.optional<sim::Duration>("wave_gap", sim::Duration::zero(), {.min = sim::Duration::zero()});
     s.cls = read_flow_class(f, "roce");
-    if (s.senders.empty() && rx) f.error_at("senders", "an incast needs at least one sender besides the receiver");
+    check_hosts(f, "senders", s.senders, 1, names.topology());
     out.incasts.push_back(std::move(s));
   }
 }
@@ -78,6 +92,7 @@ void read_host_sets(TableReader& r, std::string_view key, Names& names, std::vec
     s.name = f.optional<std::string>("name", std::string(key) + std::to_string(out.size()));
     s.hosts = names.hosts(f, "hosts", false);
     if (s.hosts.empty()) for (uint32_t h = 0; h < names.topology().num_hosts(); ++h) s.hosts.push_back(h);
+    check_hosts(f, "hosts", s.hosts, 2, names.topology());
     s.size = read_size(f);
     s.start = read_start(f);
     s.cls = read_flow_class(f, "roce");
@@ -113,6 +128,7 @@ void read_poisson(TableReader& r, Names& names, ScenarioConfig& s) {
     pc.spec.name = f.optional<std::string>("name", "poisson" + std::to_string(s.traffic.poisson.size()));
     pc.spec.hosts = names.hosts(f, "hosts", false);
     if (pc.spec.hosts.empty()) for (uint32_t h = 0; h < names.topology().num_hosts(); ++h) pc.spec.hosts.push_back(h);
+    check_hosts(f, "hosts", pc.spec.hosts, 2, names.topology());
     pc.spec.load = f.required<double>("load", {.min = 0.001, .max = 1.0});
     pc.cdf_name = f.required<std::string>("cdf");
     pc.spec.start = read_start(f);
@@ -142,6 +158,7 @@ void read_rpcs(TableReader& r, Names& names, TrafficConfig& out) {
     c.count = static_cast<uint32_t>(f.optional<int64_t>("count", c.count, {.min = 1, .max = 10'000'000}));
     c.cls = read_flow_class(f, "tcp");
     if (c.cls.protocol != models::Protocol::kTcp) f.error_at("protocol", "rpc probes run over tcp");
+    if (cl && sv && *cl == *sv) f.error_at("server", f.path_of("server") + " must differ from " + f.path_of("client"));
     c.client = cl.value_or(0);
     c.server = sv.value_or(0);
     out.rpcs.push_back(std::move(c));
@@ -172,7 +189,10 @@ void read_collectives(TableReader& root, Names& names, ScenarioConfig& s) {
     c.start = read_start(f);
     c.cls = read_flow_class(f, "roce");
     const size_t n = c.ranks.size();
-    if (n < 2) f.error_at("hosts", "a collective needs at least 2 hosts");
+    check_hosts(f, "hosts", c.ranks, 2, names.topology());
+    if (n >= 2 && c.size.count() < static_cast<int64_t>(n)) {
+      f.error_at("size", f.path_of("size") + " must be at least one byte per rank (" + std::to_string(n) + " B)");
+    }
     if (c.algorithm == models::CollectiveAlgorithm::kHalvingDoubling && (n & (n - 1)) != 0) {
       f.error_at("hosts", "halving_doubling needs a power-of-two number of hosts, got " + std::to_string(n));
     }

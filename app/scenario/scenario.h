@@ -1,6 +1,6 @@
 #pragma once
 // A scenario, validated: everything a run needs, as the plain config structs the
-// models take. Produced by load_scenario() from a TOML file (docs/scenarios.md
+// models take. Produced by load_scenario() from a TOML file (docs/scenario-format.md
 // is the user's reference for the format); names (hosts, switches, flows) are
 // already resolved to indices, so building the network cannot fail on input.
 #include <cstdint>

@@ -91,6 +91,23 @@ void Network::check_conservation() const {
              "packet conservation: created " + std::to_string(ledger_.created_packets) +
                  " != consumed " + std::to_string(ledger_.consumed_packets) + " + dropped " +
                  std::to_string(ledger_.total_dropped_packets()) + " + live " + std::to_string(live));
+  int64_t held_bytes = 0;
+  size_t held_packets = 0;
+  for (const auto& n : nodes_) {
+    for (size_t i = 0; i < n->num_ports(); ++i) {
+      const EgressPort& p = n->port(PortIndex(static_cast<uint16_t>(i)));
+      held_bytes += p.held_bytes();
+      held_packets += p.held_packets();
+    }
+  }
+  XOFF_CHECK(held_packets == pool_.live(),
+             "packet conservation: " + std::to_string(pool_.live()) + " live packets but ports hold " +
+                 std::to_string(held_packets));
+  const int64_t bytes_left =
+      ledger_.created_bytes - ledger_.consumed_bytes - ledger_.total_dropped_bytes();
+  XOFF_CHECK(bytes_left == held_bytes,
+             "byte conservation: created - consumed - dropped = " + std::to_string(bytes_left) +
+                 " B but ports hold " + std::to_string(held_bytes) + " B");
 }
 
 void Network::report_counters() {

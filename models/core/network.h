@@ -83,7 +83,9 @@ class Network {
   // Drop counts per (node, reason).
   int64_t drops_at(NodeId n, DropReason r) const;
   size_t live_packets() const { return pool_.live(); }
-  // Aborts with a message if the ledger does not balance.
+  // Aborts with a message if the ledger does not balance, in packets and in
+  // bytes. Between events every live packet sits in a port (queued, on the
+  // wire or propagating), so the bytes are counted there independently.
   void check_conservation() const;
   // Counters of every port and node to the recorder (end of run).
   void report_counters();

@@ -32,6 +32,19 @@ int64_t EgressPort::total_queued_bytes() const {
   return sum;
 }
 
+int64_t EgressPort::held_bytes() const {
+  int64_t sum = total_queued_bytes() + (tx_ != nullptr ? tx_->size.count() : 0);
+  for (size_t i = 0; i < control_.size(); ++i) sum += control_[i]->size.count();
+  for (size_t i = 0; i < flight_.size(); ++i) sum += flight_[i].pkt->size.count();
+  return sum;
+}
+
+size_t EgressPort::held_packets() const {
+  size_t n = control_.size() + flight_.size() + (tx_ != nullptr ? 1 : 0);
+  for (const auto& q : q_) n += q.size();
+  return n;
+}
+
 void EgressPort::enqueue(Packet& p) {
   if (!up_) {
     net_.drop(p, DropReason::kLinkDown, owner_);

@@ -76,6 +76,10 @@ class EgressPort final : public sim::EventHandler {
   int64_t queued_bytes(int tc) const { return bytes_[tc]; }
   size_t queued_packets(int tc) const { return q_[tc].size(); }
   int64_t total_queued_bytes() const;
+  // Every byte this port holds: class and control queues, the frame on the
+  // wire and the frames propagating to the peer (conservation checks).
+  int64_t held_bytes() const;
+  size_t held_packets() const;
   sim::BitsPerSecond rate() const { return rate_; }
   sim::Duration delay() const { return delay_; }
   PortIndex index() const { return index_; }

@@ -29,6 +29,7 @@ class Ring {
   }
   // i-th element from the front.
   T& operator[](size_t i) { return buf_[(head_ + i) & (buf_.size() - 1)]; }
+  const T& operator[](size_t i) const { return buf_[(head_ + i) & (buf_.size() - 1)]; }
 
  private:
   void grow() {

@@ -115,6 +115,21 @@ TEST_F(CliTest, UnknownHostAndMissingFileAreBadInput) {
   EXPECT_NE(err.find("cannot open scenario file"), std::string::npos) << err;
 }
 
+TEST_F(CliTest, GeneratorInputTheModelsWouldRefuseIsRefusedWithAPosition) {
+  const std::string f = write("c.toml", std::string(kGood) +
+                                            "[[collective]]\nhosts = [\"h0\", \"h0\"]\nsize = \"1MB\"\n"
+                                            "[[traffic.rpc]]\nclient = \"h1\"\nserver = \"h1\"\n");
+  ::testing::internal::CaptureStderr();
+  EXPECT_EQ(cmd_run(args(f)), 2);
+  const std::string err = ::testing::internal::GetCapturedStderr();
+  EXPECT_NE(err.find("c.toml:15:9: error: collective[0].hosts: host \"h0\" is listed twice"),
+            std::string::npos)
+      << err;
+  EXPECT_NE(err.find("traffic.rpc[0].server must differ from traffic.rpc[0].client"),
+            std::string::npos)
+      << err;
+}
+
 TEST_F(CliTest, SameScenarioAndSeedGiveIdenticalResults) {
   const std::string scenario = std::string(XOFF_SOURCE_DIR) + "/scenarios/ecn_tradeoff.toml";
   RunArgs a = args(scenario);
