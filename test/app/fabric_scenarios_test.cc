@@ -132,6 +132,25 @@ TEST(AllReduceScenario, RingAllReduceIsWithinTenPercentOfTheBoundAndSlowsTcp) {
   EXPECT_GT(analysis::percentile(busy->value, 50), 1.2 * 4.61472);
 }
 
+TEST(ClassSharing, TcpAndRoceInSeparateClassesGetTheirDwrrShares) {
+  // Both flows long and backlogged for the whole 6 ms; DWRR weights 1 (TCP,
+  // class 1) : 3 (RoCE, class 3) at leaf0's 100G port to h0: 25% / 75%.
+  const RunOutcome o = run("test/app/data/dwrr_tcp_roce.toml");
+  ASSERT_EQ(o.exit_code, 0);
+  int64_t tcp = 0, roce = 0;
+  for (const auto& q : o.data.queues) {
+    if (q.node != "leaf0" || q.port != 0) continue;
+    if (q.traffic_class == 1) tcp = q.tx_bytes;
+    if (q.traffic_class == 3) roce = q.tx_bytes;
+  }
+  const double total = static_cast<double>(tcp + roce);
+  EXPECT_NEAR(static_cast<double>(roce) / total, 0.75, 0.02);
+  EXPECT_NEAR(static_cast<double>(tcp) / total, 0.25, 0.02);
+  // The port never idles: 6 ms at 100 Gb/s = 75 MB, less the first frames' arrival.
+  EXPECT_GT(total, 0.99 * 75e6);
+  EXPECT_EQ(o.lossless_violations, 0);  // RoCE is held back by PFC, never dropped
+}
+
 TEST(DemoScenario, RoceStaysLosslessAndEveryFlowFinishes) {
   const RunOutcome o = run("demo.toml");
   ASSERT_EQ(o.exit_code, 0);

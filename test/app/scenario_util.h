@@ -8,9 +8,12 @@
 
 namespace xoff::app::testing {
 
+// `scenario` is a bundled scenario name, or a path under the source tree
+// (e.g. "test/app/data/x.toml").
 inline RunOutcome run(const std::string& scenario, std::vector<std::string> overrides = {}) {
   RunArgs a;
-  a.scenario = std::string(XOFF_SOURCE_DIR) + "/scenarios/" + scenario;
+  a.scenario = std::string(XOFF_SOURCE_DIR) +
+               (scenario.find('/') == std::string::npos ? "/scenarios/" : "/") + scenario;
   a.overrides = std::move(overrides);
   a.quiet = true;
   a.no_output = true;
