@@ -118,23 +118,84 @@ TEST(DcqcnSwitch, TwoFlowsShareA40GPortWithinTenPercent) {
   t.net.check_conservation();
 }
 
-TEST(DcqcnSwitch, TenFlowsShareA40GPortFairly) {
-  Incast t(10, RoceConfig{});
-  t.start_all(1'000_MB);
-  const Window w = measure(t, 20_ms, 40_ms);
-  // Random marking (Pmax 1 %) makes single flows wander: over 20 ms each is
-  // within 15 % of the 4G fair share (seen: -14 % .. +9 %), Jain's index > 0.99.
+// The configuration of the long 10-flow run: ACKs every 8 packets instead of
+// every packet. ACKs travel the reverse direction and never share a queue with
+// data. The receiver queues a CNP before the ACK of the packet that triggered
+// it, data reaches it at most every 212 ns (1062 B at 40G) and an ACK takes
+// 13 ns (66 B), and each sender's ACKs are >= 2 us apart (1062 B at 4G): a CNP
+// never waits behind an ACK. So every send, mark and CNP is the same as with
+// per-packet ACKs (AckCoalescingLeavesTheDataPathUnchanged), with 39 % fewer
+// events (7.6 M instead of 12.4 M): 300 ms simulate in ~0.7 s, not ~1.0 s.
+RoceConfig ten_flow_config() {
+  RoceConfig cfg;
+  cfg.ack_every = 8;
+  return cfg;
+}
+
+// Fair share: the port carries 40 Gb/s of frames (frame bytes, FCS included,
+// no preamble or IFG: extra_wire_bytes = 0), 40G / 10 = 4 Gb/s of frames per
+// flow. Throughput is counted in the same frame bytes (1062 B per 1000 B
+// segment), so the 4G compare needs no header correction; in payload that is
+// 4G * 1000 / 1062 = 3.77 Gb/s.
+//
+// Why 280 ms and not 20: DCQCN pulls flows together slowly and single flows
+// wander. With 10 flows the queue reaches Kmax every cycle, where RED marks
+// every packet (8.2 % of packets are marked; N = 50 us lets one CNP through
+// per ~14 marks), so every flow is cut about 2.6 times per ms, nearly whatever
+// its rate. Mostly additive increase equalizes: between cuts (~385 us = 7
+// rate-timer periods: 5 fast recovery, ~2 additive) every flow's target gains
+// the same 2 x 40 Mb/s = 2 % of 4G while it loses the same fraction of its
+// rate, so a gap between two flows closes by ~2 % per cycle, ~5 %/ms (a
+// relaxation time of ~20 ms by this estimate); meanwhile the timer stage a
+// cut lands in is random, and kicks single flows by several %.
+// Measured (1 s, 1 ms buckets): per-flow rate deviation 8.8 % rms,
+// autocorrelation 0.61 at 5 ms, 0.35 at 10 ms, 0.12 at 20 ms: a relaxation
+// time of ~10 ms. The spread of a flow's mean over W then falls like
+// sqrt(tau / W): 6.6 % rms (up to 23 %) for W = 20 ms, 2.7 % for 280 ms.
+// Over [20, 40] ms this run's flows span -14 % .. +9 % of 4G, and 95 of 100
+// switch seeds have a flow beyond 10 %. Over [20, 300] ms they span
+// -6.1 % .. +2.8 % (3.76G .. 4.11G); 1 seed of 100 has a flow beyond 10 %
+// (-10.8 %), none beyond 10 % of the delivered mean. The delivered total is
+// 39.1G: the queue sometimes empties after a cut that hit every flow at once.
+TEST(DcqcnSwitch, TenFlowsShareA40GPortWithinTenPercent) {
+  Incast t(10, ten_flow_config());
+  t.start_all(1'000_MB);  // 1 GB at 4G lasts 2 s: every flow sends to the end
+  const Window w = measure(t, 20_ms, 300_ms);
+  for (double g : w.gbps) EXPECT_NEAR(g, kLineGbps / 10, 0.1 * kLineGbps / 10);  // 4G +- 0.4G
   EXPECT_GT(w.jain, 0.99);
-  for (double g : w.gbps) EXPECT_NEAR(g, kLineGbps / 10, 0.15 * kLineGbps / 10);
   EXPECT_GT(w.total, 0.95 * kLineGbps);
-  // Steady state near Kmax (seen: 1.11 Kmax); start-up (10 x 40G into 40G)
-  // peaks in the MBs but stays below the PFC threshold (~8 MB: alpha 1 of a
-  // 16 MB pool), so no PAUSE and no drop.
+  // Steady state near Kmax (seen: 1.11 Kmax over the first 20 ms of the
+  // window, 1.18 Kmax over all 280). Start-up (10 x 40G into 40G) peaks in the
+  // MBs but stays below the PFC threshold (~8 MB: alpha 1 of a 16 MB pool), so
+  // no PAUSE and no drop.
   EXPECT_LT(w.peak_queue, kKmax * 5 / 4);
   EXPECT_LT(t.bottleneck().counters().peak_bytes[3], 8'000'000);
   EXPECT_EQ(t.pauses_sent(), 0);
   EXPECT_EQ(t.net.ledger().total_dropped_packets(), 0);
   t.net.check_conservation();
+}
+
+// The premise of ten_flow_config(): coalescing ACKs changes nothing on the
+// data path of the 10-flow incast, send for send, mark for mark, CNP for CNP.
+TEST(DcqcnSwitch, AckCoalescingLeavesTheDataPathUnchanged) {
+  Incast every(10, RoceConfig{});
+  Incast coalesced(10, ten_flow_config());
+  every.start_all(1'000_MB);
+  coalesced.start_all(1'000_MB);
+  // 10 ms: the start-up burst, the deep cuts and the first steady cycles.
+  every.sim.run_until(sim::Time::zero() + 10_ms);
+  coalesced.sim.run_until(sim::Time::zero() + 10_ms);
+  EXPECT_EQ(every.sent_bytes(), coalesced.sent_bytes());
+  for (int i = 0; i < 10; ++i) {
+    EXPECT_EQ(every.nics[i]->counters().cnps_received, coalesced.nics[i]->counters().cnps_received);
+    EXPECT_EQ(every.nics[i]->rate_control(static_cast<uint32_t>(i))->rate(),
+              coalesced.nics[i]->rate_control(static_cast<uint32_t>(i))->rate());
+  }
+  EXPECT_EQ(every.bottleneck().counters().ecn_marked[3],
+            coalesced.bottleneck().counters().ecn_marked[3]);
+  EXPECT_GT(every.bottleneck().counters().ecn_marked[3], 0);
+  // 8 times fewer ACKs: per packet vs every 8th (the receiver NIC is index 10).
+  EXPECT_LT(coalesced.nics[10]->counters().acks_sent * 7, every.nics[10]->counters().acks_sent);
 }
 
 TEST(DcqcnSwitch, WithoutDcqcnTheQueueGrowsUntilPfcPauses) {
