@@ -154,6 +154,21 @@ std::vector<models::DropCounters> read_drops(hid_t file) {
   return ds;
 }
 
+std::vector<models::BufferCounters> read_buffers(hid_t file) {
+  TableReader t(file, schema::counters::kBuffers);
+  const auto node = t.strings("node");
+  std::vector<std::vector<int64_t>> v;
+  for (size_t c = 1; c < schema::counters::kBufferColumns.size(); ++c) {
+    v.push_back(t.get<int64_t>(schema::counters::kBufferColumns[c]));
+  }
+  std::vector<models::BufferCounters> bs(t.rows());
+  for (size_t i = 0; i < bs.size(); ++i) {
+    bs[i] = {node[i], v[0][i], v[1][i], v[2][i], v[3][i], v[4][i], v[5][i], v[6][i], v[7][i], v[8][i],
+             v[9][i]};
+  }
+  return bs;
+}
+
 }  // namespace
 
 RunData read_results(const std::string& path) {
@@ -167,6 +182,7 @@ RunData read_results(const std::string& path) {
     run.collectives = read_collectives(file);
     run.queues = read_queues(file);
     run.drops = read_drops(file);
+    run.buffers = read_buffers(file);
     run.pfc_events = detail::read_pfc(file);
     run.watchdog_events = detail::read_watchdog(file);
     run.deadlocks = detail::read_deadlocks(file);

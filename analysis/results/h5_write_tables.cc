@@ -191,6 +191,22 @@ void write_counters(hid_t file, const std::vector<models::QueueCounters>& qs,
   d.add("bytes", col(ds, [](const D& r) { return r.bytes; }));
 }
 
+void write_buffers(hid_t file, const std::vector<models::BufferCounters>& bs) {
+  using B = models::BufferCounters;
+  Table t(file, schema::counters::kBuffers, schema::counters::kBufferColumns);
+  t.add("node", col(bs, [](const B& r) { return r.node; }));
+  t.add("buffer_bytes", col(bs, [](const B& r) { return r.buffer_bytes; }));
+  t.add("shared_pool_bytes", col(bs, [](const B& r) { return r.shared_pool_bytes; }));
+  t.add("headroom_pool_bytes", col(bs, [](const B& r) { return r.headroom_pool_bytes; }));
+  t.add("peak_total_bytes", col(bs, [](const B& r) { return r.peak_total_bytes; }));
+  t.add("peak_shared_bytes", col(bs, [](const B& r) { return r.peak_shared_bytes; }));
+  t.add("peak_headroom_bytes", col(bs, [](const B& r) { return r.peak_headroom_bytes; }));
+  t.add("peak_pg_headroom_bytes", col(bs, [](const B& r) { return r.peak_pg_headroom_bytes; }));
+  t.add("xoff_episodes", col(bs, [](const B& r) { return r.xoff_episodes; }));
+  t.add("xon_sent", col(bs, [](const B& r) { return r.xon_sent; }));
+  t.add("watchdog_storms", col(bs, [](const B& r) { return r.watchdog_storms; }));
+}
+
 void write_series(hid_t file, const std::vector<SeriesData>& series,
                   const std::vector<std::string>& keys) {
   const h5::Handle root = h5::create_group(file, schema::series::kGroup);

@@ -14,6 +14,7 @@ void write_flows(hid_t file, const std::vector<models::FlowRecord>& flows);
 void write_collectives(hid_t file, const std::vector<models::CollectiveRecord>& collectives);
 void write_counters(hid_t file, const std::vector<models::QueueCounters>& queues,
                     const std::vector<models::DropCounters>& drops);
+void write_buffers(hid_t file, const std::vector<models::BufferCounters>& buffers);
 void write_events(hid_t file, const RunData& run);
 void write_series(hid_t file, const std::vector<SeriesData>& series,
                   const std::vector<std::string>& keys);

@@ -30,6 +30,7 @@ void write_file(const RunData& run, const std::string& tmp) {
   detail::write_flows(file, run.flows);
   detail::write_collectives(file, run.collectives);
   detail::write_counters(file, run.queues, run.drops);
+  detail::write_buffers(file, run.buffers);
   detail::write_events(file, run);
   detail::write_series(file, run.series, series_keys(run.series));
   if (!run.topology_nodes.empty() || !run.topology_links.empty()) {

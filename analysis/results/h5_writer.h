@@ -35,6 +35,7 @@ class H5Recorder final : public models::Recorder {
   void sample(const models::SamplePoint& p) override;
   void queue_counters(const models::QueueCounters& c) override { data_.queues.push_back(c); }
   void drop_counters(const models::DropCounters& c) override { data_.drops.push_back(c); }
+  void buffer_counters(const models::BufferCounters& c) override { data_.buffers.push_back(c); }
 
   // The topology, for pictures (/topology). Optional.
   void set_topology(std::vector<TopologyNode> nodes, std::vector<TopologyLink> links);

@@ -57,6 +57,7 @@ struct RunData {
   std::vector<models::CollectiveRecord> collectives;
   std::vector<models::QueueCounters> queues;
   std::vector<models::DropCounters> drops;
+  std::vector<models::BufferCounters> buffers;
   std::vector<models::PfcEventRecord> pfc_events;
   std::vector<models::WatchdogEventRecord> watchdog_events;
   std::vector<models::DeadlockRecord> deadlocks;

@@ -21,6 +21,7 @@
 //   /collectives            one row per finished collective
 //   /collective_steps       one row per step: `collective` is the row in /collectives
 //   /counters/queues        one row per egress queue (node, port, traffic class)
+//   /counters/buffers       one row per switch: shared-buffer sizes and peaks
 //   /counters/drops         one row per (node, reason)
 //   /events/pfc             PFC frames sent or received (quanta 0 = XON)
 //   /events/watchdog        PFC watchdog transitions
@@ -87,6 +88,11 @@ inline constexpr std::array kQueueColumns = {
     "node",       "port",           "traffic_class",   "tx_packets",
     "tx_bytes",   "ecn_marked",     "dropped_packets", "peak_bytes",
     "pause_sent", "pause_received", "paused_time_ps"};
+inline constexpr const char* kBuffers = "counters/buffers";
+inline constexpr std::array kBufferColumns = {
+    "node",           "buffer_bytes",      "shared_pool_bytes",   "headroom_pool_bytes",
+    "peak_total_bytes", "peak_shared_bytes", "peak_headroom_bytes", "peak_pg_headroom_bytes", "xoff_episodes",
+    "xon_sent",       "watchdog_storms"};
 inline constexpr const char* kDrops = "counters/drops";
 inline constexpr std::array kDropColumns = {"node", "reason", "packets", "bytes"};
 }  // namespace counters

@@ -21,8 +21,8 @@ std::string sanitize(const std::string& s) {
 void print_row(const std::string& value, const RunOutcome& r) {
   std::vector<double> fct;
   for (const auto& f : r.data.flows) fct.push_back((f.finish - f.start).to_us());
-  int64_t peak = 0;
-  for (const auto& q : r.data.queues) peak = std::max(peak, q.peak_bytes);
+  int64_t peak = 0;  // the fullest switch buffer
+  for (const auto& b : r.data.buffers) peak = std::max(peak, b.peak_total_bytes);
   double allreduce = 0;
   if (!r.data.collectives.empty()) {
     const auto& c = r.data.collectives.front();
@@ -52,7 +52,7 @@ int cmd_sweep(const SweepArgs& a) {
     rows.emplace_back(v, std::move(o));
   }
   std::printf("\n%-14s %9s %12s %12s %10s %10s %10s %12s %12s\n", a.parameter.c_str(), "flows",
-              "FCT p50 us", "FCT p99 us", "XOFF", "ECN marks", "lossless", "peak queue B",
+              "FCT p50 us", "FCT p99 us", "XOFF", "ECN marks", "lossless", "peak buffer B",
               "allreduce us");
   for (const auto& [v, r] : rows) print_row(v, r);
   return 0;

@@ -72,6 +72,21 @@ void print_pfc(std::FILE* f, const RunOutcome& out) {
   std::fprintf(f, "ECN          %lld packets marked\n", static_cast<long long>(out.ecn_marks));
 }
 
+void print_buffers(std::FILE* f, const analysis::RunData& d) {
+  const models::BufferCounters* top = nullptr;
+  int64_t headroom = 0;
+  for (const auto& b : d.buffers) {
+    if (top == nullptr || b.peak_total_bytes > top->peak_total_bytes) top = &b;
+    headroom = std::max(headroom, b.peak_pg_headroom_bytes);
+  }
+  if (top == nullptr) return;
+  std::fprintf(f, "Buffer       peak %s of %s at %s (shared %s); most headroom one PG used: %s\n",
+               sim::format_bytes(sim::Bytes(top->peak_total_bytes)).c_str(),
+               sim::format_bytes(sim::Bytes(top->buffer_bytes)).c_str(), top->node.c_str(),
+               sim::format_bytes(sim::Bytes(top->peak_shared_bytes)).c_str(),
+               sim::format_bytes(sim::Bytes(headroom)).c_str());
+}
+
 void print_drops(std::FILE* f, World& w, const RunOutcome& out) {
   const models::Ledger& l = w.net().ledger();
   std::fprintf(f, "Drops        lossless violations: %lld", static_cast<long long>(out.lossless_violations));
@@ -142,6 +157,7 @@ void print_summary(std::FILE* f, World& w, const RunOutcome& out) {
   print_flows(f, w, out.data);
   print_rpcs(f, w);
   print_pfc(f, out);
+  print_buffers(f, out.data);
   print_drops(f, w, out);
   std::fprintf(f, "Run          %s simulated, %.2f M events in %.2f s (%.2f M events/s), fingerprint %016llx\n",
                dur(m.sim_time.since_epoch()).c_str(), static_cast<double>(m.events) / 1e6,

@@ -112,6 +112,7 @@ void Network::check_conservation() const {
 
 void Network::report_counters() {
   for (auto& n : nodes_) {
+    n->report_counters(*recorder_);
     for (size_t i = 0; i < n->num_ports(); ++i) {
       EgressPort& p = n->port(PortIndex(static_cast<uint16_t>(i)));
       p.finalize_counters();

@@ -8,6 +8,7 @@
 #include "models/core/ids.h"
 #include "models/core/packet.h"
 #include "models/core/port.h"
+#include "models/monitor/recorder.h"
 
 namespace xoff::models {
 
@@ -28,6 +29,8 @@ class Node {
   }
   // Port `port` has finished a transmission and may accept more (hosts refill).
   virtual void on_port_idle(PortIndex port) { (void)port; }
+  // End of run: node-level counters beyond the ports' (a switch's buffer peaks).
+  virtual void report_counters(Recorder& r) const { (void)r; }
 
   NodeId id() const { return id_; }
   const std::string& name() const { return name_; }

@@ -109,6 +109,21 @@ struct DropCounters {
   int64_t bytes = 0;
 };
 
+// End-of-run shared-buffer figures of one switch: what a buffer architect sizes.
+struct BufferCounters {
+  std::string node;
+  int64_t buffer_bytes = 0;         // B, the configured total
+  int64_t shared_pool_bytes = 0;    // what reserves and the headroom partition leave
+  int64_t headroom_pool_bytes = 0;  // headroom partition (or shared headroom pool)
+  int64_t peak_total_bytes = 0;     // reserved + shared + headroom, at its highest
+  int64_t peak_shared_bytes = 0;
+  int64_t peak_headroom_bytes = 0;
+  int64_t peak_pg_headroom_bytes = 0;  // the most one (port, PG) ever held in headroom
+  int64_t xoff_episodes = 0;        // XOFF decisions (refreshes not counted)
+  int64_t xon_sent = 0;
+  int64_t watchdog_storms = 0;
+};
+
 class Recorder {
  public:
   virtual ~Recorder() = default;
@@ -126,6 +141,7 @@ class Recorder {
   virtual void sample(const SamplePoint&) {}
   virtual void queue_counters(const QueueCounters&) {}
   virtual void drop_counters(const DropCounters&) {}
+  virtual void buffer_counters(const BufferCounters&) {}
 };
 
 }  // namespace xoff::models

@@ -179,4 +179,25 @@ void Switch::log_violation_once(PortIndex ingress, int pg) {
                            cfg_.mmu.pg[pg].headroom.count());
 }
 
+void Switch::report_counters(Recorder& r) const {
+  BufferCounters b;
+  b.node = name();
+  b.buffer_bytes = cfg_.mmu.total.count();
+  b.shared_pool_bytes = mmu_.shared_pool();
+  b.headroom_pool_bytes = mmu_.headroom_pool();
+  b.peak_total_bytes = mmu_.totals().peak_total;
+  b.peak_shared_bytes = mmu_.totals().peak_shared;
+  b.peak_headroom_bytes = mmu_.totals().peak_headroom;
+  for (size_t p = 0; p < num_ports(); ++p) {
+    for (int pg = 0; pg < kNumClasses; ++pg) {
+      const PfcCounters& c = pfc_.counters(PortIndex(static_cast<uint16_t>(p)), pg);
+      b.xoff_episodes += c.xoff_sent;
+      b.peak_pg_headroom_bytes = std::max(b.peak_pg_headroom_bytes, mmu_.pg(p, pg).peak_headroom);
+      b.xon_sent += c.xon_sent;
+    }
+  }
+  b.watchdog_storms = watchdog_.storms();
+  r.buffer_counters(b);
+}
+
 }  // namespace xoff::models

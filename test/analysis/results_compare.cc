@@ -60,6 +60,20 @@ void expect_same(const models::DropCounters& a, const models::DropCounters& b) {
   EXPECT_EQ(a.bytes, b.bytes);
 }
 
+void expect_same(const models::BufferCounters& a, const models::BufferCounters& b) {
+  EXPECT_EQ(a.node, b.node);
+  EXPECT_EQ(a.buffer_bytes, b.buffer_bytes);
+  EXPECT_EQ(a.shared_pool_bytes, b.shared_pool_bytes);
+  EXPECT_EQ(a.headroom_pool_bytes, b.headroom_pool_bytes);
+  EXPECT_EQ(a.peak_total_bytes, b.peak_total_bytes);
+  EXPECT_EQ(a.peak_shared_bytes, b.peak_shared_bytes);
+  EXPECT_EQ(a.peak_headroom_bytes, b.peak_headroom_bytes);
+  EXPECT_EQ(a.peak_pg_headroom_bytes, b.peak_pg_headroom_bytes);
+  EXPECT_EQ(a.xoff_episodes, b.xoff_episodes);
+  EXPECT_EQ(a.xon_sent, b.xon_sent);
+  EXPECT_EQ(a.watchdog_storms, b.watchdog_storms);
+}
+
 void expect_same(const models::PfcEventRecord& a, const models::PfcEventRecord& b) {
   EXPECT_EQ(a.time, b.time);
   EXPECT_EQ(a.node, b.node);
@@ -131,6 +145,7 @@ void expect_same_run(const RunData& a, const RunData& b) {
   expect_same_rows(a.collectives, b.collectives, "collectives");
   expect_same_rows(a.queues, b.queues, "queues");
   expect_same_rows(a.drops, b.drops, "drops");
+  expect_same_rows(a.buffers, b.buffers, "buffers");
   expect_same_rows(a.pfc_events, b.pfc_events, "pfc");
   expect_same_rows(a.watchdog_events, b.watchdog_events, "watchdog");
   expect_same_rows(a.deadlocks, b.deadlocks, "deadlock");
