@@ -16,13 +16,12 @@ struct CurrentGuard {
   ~CurrentGuard() { t_current = prev; }
 };
 
+// Folds one 64-bit word into the running hash: xor, multiply by an odd
+// constant, xorshift (splitmix64's finalizer step). Order-sensitive, one
+// multiply per word.
 constexpr uint64_t mix(uint64_t h, uint64_t v) {
-  // FNV-1a over the 8 bytes of v, then a multiply-xorshift to spread them.
-  for (int i = 0; i < 8; ++i) {
-    h ^= (v >> (8 * i)) & 0xff;
-    h *= 0x100000001b3ULL;
-  }
-  return h;
+  h = (h ^ v) * 0xbf58476d1ce4e5b9ULL;
+  return h ^ (h >> 31);
 }
 }  // namespace
 

@@ -83,22 +83,25 @@ Packet* EgressPort::pick(bool& control) {
     if (sched_.strict[tc] && !q_[tc].empty() && !paused(tc)) return q_[tc].pop_front();
   }
   const int tc = pick_dwrr();
-  return tc < 0 ? nullptr : q_[tc].pop_front();
+  if (tc < 0) return nullptr;
+  Packet* p = q_[tc].pop_front();
+  if (q_[tc].empty()) deficit_[tc] = 0;  // DRR: an emptied class keeps no credit
+  return p;
 }
 
-// Deficit round robin over the eligible non-strict classes. A class keeps the
-// turn while its deficit covers its head packet; an empty or paused class loses
-// its turn (and an empty one its deficit, as in DRR).
+// Deficit round robin over the eligible non-strict classes (Shreedhar &
+// Varghese). A class keeps the turn while its deficit covers its head packet;
+// a class that is empty or paused loses its turn. The turn jumps straight to
+// the next eligible class (a bit scan), so idle classes cost nothing.
 int EgressPort::pick_dwrr() {
-  bool any = false;
+  unsigned eligible = 0;
   for (int tc = 0; tc < kNumClasses; ++tc) {
-    if (!sched_.strict[tc] && !q_[tc].empty() && !paused(tc)) any = true;
+    if (!sched_.strict[tc] && !q_[tc].empty() && !paused(tc)) eligible |= 1u << tc;
   }
-  if (!any) return -1;
+  if (eligible == 0) return -1;
   for (;;) {
     const int tc = dwrr_next_;
-    const bool eligible = !sched_.strict[tc] && !q_[tc].empty() && !paused(tc);
-    if (eligible) {
+    if ((eligible >> tc) & 1) {
       if (dwrr_fresh_) {
         deficit_[tc] += static_cast<int64_t>(sched_.weight[tc]) * sched_.quantum_unit.count();
         dwrr_fresh_ = false;
@@ -108,10 +111,10 @@ int EgressPort::pick_dwrr() {
         deficit_[tc] -= head;
         return tc;
       }
-    } else if (q_[tc].empty()) {
-      deficit_[tc] = 0;
     }
-    dwrr_next_ = (dwrr_next_ + 1) % kNumClasses;
+    // Next eligible class after tc, cyclically: scan the doubled mask above tc.
+    const unsigned doubled = (eligible | (eligible << kNumClasses)) >> (tc + 1);
+    dwrr_next_ = (tc + 1 + __builtin_ctz(doubled)) % kNumClasses;
     dwrr_fresh_ = true;
   }
 }
@@ -235,6 +238,7 @@ void EgressPort::set_ignore_pause(int tc, bool ignore) {
 
 int64_t EgressPort::flush_class(int tc, DropReason why) {
   int64_t bytes = 0;
+  deficit_[tc] = 0;
   while (!q_[tc].empty()) {
     Packet* p = q_[tc].pop_front();
     bytes += p->size.count();
