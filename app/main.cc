@@ -32,7 +32,8 @@ void add_sweep(CLI::App& cli, SweepArgs& a) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App cli{"xoff: packet-level simulator of lossless Ethernet fabrics (RoCEv2, PFC, ECN/DCQCN, TCP)"};
+  CLI::App cli{
+      "xoff: packet-level simulator of lossless Ethernet fabrics (RoCEv2, PFC, ECN/DCQCN, TCP)"};
   cli.require_subcommand(1);
   RunArgs run;
   CheckArgs check;

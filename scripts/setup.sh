@@ -6,6 +6,7 @@ PKGS=(
   build-essential cmake ninja-build pkg-config
   libboost-graph-dev libspdlog-dev libfmt-dev libhdf5-dev libeigen3-dev
   libbenchmark-dev libgtest-dev libgmock-dev libtomlplusplus-dev libcli11-dev
+  clang-format git
   python3 python3-h5py python3-matplotlib python3-numpy
 )
 missing=()

@@ -10,10 +10,10 @@ namespace xoff::sim {
 
 }  // namespace xoff::sim
 
-#define XOFF_CHECK(cond, msg)                                        \
-  do {                                                               \
-    if (!(cond)) [[unlikely]]                                        \
-      ::xoff::sim::check_failed(__FILE__, __LINE__, #cond, (msg));   \
+#define XOFF_CHECK(cond, msg)                                      \
+  do {                                                             \
+    if (!(cond)) [[unlikely]]                                      \
+      ::xoff::sim::check_failed(__FILE__, __LINE__, #cond, (msg)); \
   } while (0)
 
 #ifdef NDEBUG

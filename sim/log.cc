@@ -11,10 +11,10 @@ namespace {
 // %* in the pattern: the sim time of the simulator running on this thread.
 class SimTimeFlag final : public spdlog::custom_flag_formatter {
  public:
-  void format(const spdlog::details::log_msg&, const std::tm&, spdlog::memory_buf_t& dest) override {
+  void format(const spdlog::details::log_msg&, const std::tm&,
+              spdlog::memory_buf_t& dest) override {
     const Simulator* s = Simulator::current();
-    const std::string txt =
-        s ? fmt::format("{:.6f}us", s->now().to_us()) : std::string("-");
+    const std::string txt = s ? fmt::format("{:.6f}us", s->now().to_us()) : std::string("-");
     dest.append(txt.data(), txt.data() + txt.size());
   }
   std::unique_ptr<custom_flag_formatter> clone() const override {

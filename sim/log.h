@@ -2,10 +2,10 @@
 // Named loggers per subsystem ("pfc", "mmu", "dcqcn", ...) with the sim time in
 // the pattern: `[12.345678us] [pfc] sw3/p2 tc3 XOFF ...`. Per-packet traces use
 // XOFF_TRACE, compiled out unless XOFF_ENABLE_TRACE is defined.
+#include <spdlog/spdlog.h>
+
 #include <memory>
 #include <string>
-
-#include <spdlog/spdlog.h>
 
 namespace xoff::sim {
 

@@ -75,9 +75,7 @@ class Simulator {
     uint64_t seq;
     EventHandler* handler;
     uint64_t tag;
-    bool before(const Entry& o) const {
-      return time < o.time || (time == o.time && seq < o.seq);
-    }
+    bool before(const Entry& o) const { return time < o.time || (time == o.time && seq < o.seq); }
   };
   void push(const Entry& e);
   Entry pop();

@@ -14,7 +14,8 @@ namespace xoff::sim {
 
 class Timer final : public EventHandler {
  public:
-  Timer(Simulator& sim, EventHandler& owner, uint64_t kind) : sim_(sim), owner_(owner), kind_(kind) {}
+  Timer(Simulator& sim, EventHandler& owner, uint64_t kind)
+      : sim_(sim), owner_(owner), kind_(kind) {}
 
   void arm_at(Time t) {
     ++gen_;

@@ -14,9 +14,9 @@ struct UnitScale {
 
 constexpr UnitScale kDurationUnits[] = {
     {"ps", 1}, {"ns", 1'000}, {"us", 1'000'000}, {"ms", 1'000'000'000}, {"s", 1'000'000'000'000}};
-constexpr UnitScale kByteUnits[] = {{"B", 1},           {"KB", 1'000},   {"MB", 1'000'000},
-                                    {"GB", 1'000'000'000}, {"KiB", 1 << 10}, {"MiB", 1 << 20},
-                                    {"GiB", int64_t{1} << 30}};
+constexpr UnitScale kByteUnits[] = {
+    {"B", 1},         {"KB", 1'000},    {"MB", 1'000'000},        {"GB", 1'000'000'000},
+    {"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", int64_t{1} << 30}};
 constexpr UnitScale kRateUnits[] = {{"bps", 1},
                                     {"Kbps", 1'000},
                                     {"Mbps", 1'000'000},
@@ -41,8 +41,8 @@ std::string unit_list(std::span<const UnitScale> units) {
                   (why.empty() ? "" : ": " + std::string(why)));
 }
 
-int64_t parse_scaled(std::string_view text, std::span<const UnitScale> units,
-                     std::string_view kind, std::string_view example) {
+int64_t parse_scaled(std::string_view text, std::span<const UnitScale> units, std::string_view kind,
+                     std::string_view example) {
   size_t i = 0;
   Int128 mantissa = 0;
   int frac_digits = 0;
@@ -72,7 +72,8 @@ int64_t parse_scaled(std::string_view text, std::span<const UnitScale> units,
     Int128 value = mantissa * u.scale;
     Int128 div = 1;
     for (int k = 0; k < frac_digits; ++k) div *= 10;
-    if (value % div != 0) fail(kind, example, units, text, "not a whole number of " + std::string(units[0].name));
+    if (value % div != 0)
+      fail(kind, example, units, text, "not a whole number of " + std::string(units[0].name));
     value /= div;
     if (value > std::numeric_limits<int64_t>::max()) fail(kind, example, units, text, "too large");
     return static_cast<int64_t>(value);
@@ -90,7 +91,8 @@ std::string format_scaled(int64_t v, std::span<const UnitScale> units) {
     std::snprintf(buf, sizeof buf, "%lld%.*s", static_cast<long long>(v / best->scale),
                   static_cast<int>(best->name.size()), best->name.data());
   } else {
-    std::snprintf(buf, sizeof buf, "%.3f%.*s", static_cast<double>(v) / static_cast<double>(best->scale),
+    std::snprintf(buf, sizeof buf, "%.3f%.*s",
+                  static_cast<double>(v) / static_cast<double>(best->scale),
                   static_cast<int>(best->name.size()), best->name.data());
   }
   return buf;
@@ -101,7 +103,9 @@ std::string format_scaled(int64_t v, std::span<const UnitScale> units) {
 Duration parse_duration(std::string_view text) {
   return Duration::ps(parse_scaled(text, kDurationUnits, "duration", "2us"));
 }
-Bytes parse_bytes(std::string_view text) { return Bytes(parse_scaled(text, kByteUnits, "size", "9KB")); }
+Bytes parse_bytes(std::string_view text) {
+  return Bytes(parse_scaled(text, kByteUnits, "size", "9KB"));
+}
 BitsPerSecond parse_rate(std::string_view text) {
   return BitsPerSecond(parse_scaled(text, kRateUnits, "rate", "100Gbps"));
 }

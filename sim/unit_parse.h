@@ -20,7 +20,7 @@ class UnitError : public std::invalid_argument {
   using std::invalid_argument::invalid_argument;
 };
 
-Duration parse_duration(std::string_view text);  // ps ns us ms s
+Duration parse_duration(std::string_view text);   // ps ns us ms s
 Bytes parse_bytes(std::string_view text);         // B KB MB GB KiB MiB GiB
 BitsPerSecond parse_rate(std::string_view text);  // bps Kbps Mbps Gbps Tbps
 int64_t parse_length_mm(std::string_view text);   // mm cm m km -> millimetres

@@ -36,8 +36,14 @@ class Duration {
   constexpr Duration operator*(int64_t k) const { return Duration(ps_ * k); }
   constexpr Duration operator/(int64_t k) const { return Duration(ps_ / k); }
   constexpr int64_t operator/(Duration o) const { return ps_ / o.ps_; }
-  constexpr Duration& operator+=(Duration o) { ps_ += o.ps_; return *this; }
-  constexpr Duration& operator-=(Duration o) { ps_ -= o.ps_; return *this; }
+  constexpr Duration& operator+=(Duration o) {
+    ps_ += o.ps_;
+    return *this;
+  }
+  constexpr Duration& operator-=(Duration o) {
+    ps_ -= o.ps_;
+    return *this;
+  }
   constexpr auto operator<=>(const Duration&) const = default;
 
  private:
@@ -60,7 +66,10 @@ class Time {
   constexpr Time operator+(Duration d) const { return Time(ps_ + d.count_ps()); }
   constexpr Time operator-(Duration d) const { return Time(ps_ - d.count_ps()); }
   constexpr Duration operator-(Time o) const { return Duration::ps(ps_ - o.ps_); }
-  constexpr Time& operator+=(Duration d) { ps_ += d.count_ps(); return *this; }
+  constexpr Time& operator+=(Duration d) {
+    ps_ += d.count_ps();
+    return *this;
+  }
   constexpr auto operator<=>(const Time&) const = default;
 
  private:
@@ -78,8 +87,14 @@ class Bytes {
   constexpr Bytes operator-(Bytes o) const { return Bytes(b_ - o.b_); }
   constexpr Bytes operator*(int64_t k) const { return Bytes(b_ * k); }
   constexpr Bytes operator/(int64_t k) const { return Bytes(b_ / k); }
-  constexpr Bytes& operator+=(Bytes o) { b_ += o.b_; return *this; }
-  constexpr Bytes& operator-=(Bytes o) { b_ -= o.b_; return *this; }
+  constexpr Bytes& operator+=(Bytes o) {
+    b_ += o.b_;
+    return *this;
+  }
+  constexpr Bytes& operator-=(Bytes o) {
+    b_ -= o.b_;
+    return *this;
+  }
   constexpr auto operator<=>(const Bytes&) const = default;
 
  private:
@@ -114,16 +129,34 @@ constexpr Bytes bytes_in(Duration d, BitsPerSecond rate) {
 }
 
 namespace literals {
-constexpr Duration operator""_ps(unsigned long long v) { return Duration::ps(static_cast<int64_t>(v)); }
-constexpr Duration operator""_ns(unsigned long long v) { return Duration::ns(static_cast<int64_t>(v)); }
-constexpr Duration operator""_us(unsigned long long v) { return Duration::us(static_cast<int64_t>(v)); }
-constexpr Duration operator""_ms(unsigned long long v) { return Duration::ms(static_cast<int64_t>(v)); }
-constexpr Duration operator""_s(unsigned long long v) { return Duration::s(static_cast<int64_t>(v)); }
+constexpr Duration operator""_ps(unsigned long long v) {
+  return Duration::ps(static_cast<int64_t>(v));
+}
+constexpr Duration operator""_ns(unsigned long long v) {
+  return Duration::ns(static_cast<int64_t>(v));
+}
+constexpr Duration operator""_us(unsigned long long v) {
+  return Duration::us(static_cast<int64_t>(v));
+}
+constexpr Duration operator""_ms(unsigned long long v) {
+  return Duration::ms(static_cast<int64_t>(v));
+}
+constexpr Duration operator""_s(unsigned long long v) {
+  return Duration::s(static_cast<int64_t>(v));
+}
 constexpr Bytes operator""_B(unsigned long long v) { return Bytes(static_cast<int64_t>(v)); }
-constexpr Bytes operator""_KB(unsigned long long v) { return Bytes(static_cast<int64_t>(v) * 1000); }
-constexpr Bytes operator""_KiB(unsigned long long v) { return Bytes(static_cast<int64_t>(v) * 1024); }
-constexpr Bytes operator""_MB(unsigned long long v) { return Bytes(static_cast<int64_t>(v) * 1'000'000); }
-constexpr Bytes operator""_MiB(unsigned long long v) { return Bytes(static_cast<int64_t>(v) << 20); }
+constexpr Bytes operator""_KB(unsigned long long v) {
+  return Bytes(static_cast<int64_t>(v) * 1000);
+}
+constexpr Bytes operator""_KiB(unsigned long long v) {
+  return Bytes(static_cast<int64_t>(v) * 1024);
+}
+constexpr Bytes operator""_MB(unsigned long long v) {
+  return Bytes(static_cast<int64_t>(v) * 1'000'000);
+}
+constexpr Bytes operator""_MiB(unsigned long long v) {
+  return Bytes(static_cast<int64_t>(v) << 20);
+}
 constexpr BitsPerSecond operator""_Mbps(unsigned long long v) {
   return BitsPerSecond(static_cast<int64_t>(v) * 1'000'000);
 }

@@ -163,8 +163,8 @@ std::vector<models::BufferCounters> read_buffers(hid_t file) {
   }
   std::vector<models::BufferCounters> bs(t.rows());
   for (size_t i = 0; i < bs.size(); ++i) {
-    bs[i] = {node[i], v[0][i], v[1][i], v[2][i], v[3][i], v[4][i], v[5][i], v[6][i], v[7][i], v[8][i],
-             v[9][i]};
+    bs[i] = {node[i], v[0][i], v[1][i], v[2][i], v[3][i], v[4][i],
+             v[5][i], v[6][i], v[7][i], v[8][i], v[9][i]};
   }
   return bs;
 }

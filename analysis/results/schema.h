@@ -89,10 +89,17 @@ inline constexpr std::array kQueueColumns = {
     "tx_bytes",   "ecn_marked",     "dropped_packets", "peak_bytes",
     "pause_sent", "pause_received", "paused_time_ps"};
 inline constexpr const char* kBuffers = "counters/buffers";
-inline constexpr std::array kBufferColumns = {
-    "node",           "buffer_bytes",      "shared_pool_bytes",   "headroom_pool_bytes",
-    "peak_total_bytes", "peak_shared_bytes", "peak_headroom_bytes", "peak_pg_headroom_bytes", "xoff_episodes",
-    "xon_sent",       "watchdog_storms"};
+inline constexpr std::array kBufferColumns = {"node",
+                                              "buffer_bytes",
+                                              "shared_pool_bytes",
+                                              "headroom_pool_bytes",
+                                              "peak_total_bytes",
+                                              "peak_shared_bytes",
+                                              "peak_headroom_bytes",
+                                              "peak_pg_headroom_bytes",
+                                              "xoff_episodes",
+                                              "xon_sent",
+                                              "watchdog_storms"};
 inline constexpr const char* kDrops = "counters/drops";
 inline constexpr std::array kDropColumns = {"node", "reason", "packets", "bytes"};
 }  // namespace counters

@@ -19,8 +19,9 @@ void warn_cycles(const ScenarioConfig& s) {
     if (!text.empty()) text += " -> ";
     text += s.topology.nodes[c.node].name + ":p" + std::to_string(c.port);
   }
-  std::printf("  warning: routes have a cyclic buffer dependency (%s); a PFC deadlock is possible\n",
-              text.c_str());
+  std::printf(
+      "  warning: routes have a cyclic buffer dependency (%s); a PFC deadlock is possible\n",
+      text.c_str());
 }
 
 }  // namespace
@@ -32,13 +33,14 @@ int cmd_check(const CheckArgs& a) {
       const ScenarioConfig s = load_scenario(file, a.overrides);
       size_t switches = s.topology.nodes.size() - s.topology.num_hosts();
       const TrafficConfig& tr = s.traffic;
-      const size_t generators = tr.incasts.size() + tr.permutations.size() + tr.all_to_all.size() +
-                                tr.poisson.size();
-      std::printf("%s: ok: \"%s\", %u hosts, %zu switches, %zu links; %zu explicit flows, "
-                  "%zu generators, %zu collectives, %zu rpc probes, %zu faults\n",
-                  file.c_str(), s.name.c_str(), s.topology.num_hosts(), switches,
-                  s.topology.links.size(), tr.flows.size(), generators, tr.collectives.size(),
-                  tr.rpcs.size(), s.link_faults.size() + s.storms.size());
+      const size_t generators =
+          tr.incasts.size() + tr.permutations.size() + tr.all_to_all.size() + tr.poisson.size();
+      std::printf(
+          "%s: ok: \"%s\", %u hosts, %zu switches, %zu links; %zu explicit flows, "
+          "%zu generators, %zu collectives, %zu rpc probes, %zu faults\n",
+          file.c_str(), s.name.c_str(), s.topology.num_hosts(), switches, s.topology.links.size(),
+          tr.flows.size(), generators, tr.collectives.size(), tr.rpcs.size(),
+          s.link_faults.size() + s.storms.size());
       warn_cycles(s);
     } catch (const config::ScenarioError& e) {
       std::fprintf(stderr, "%s\n", e.what());

@@ -9,13 +9,13 @@
 namespace xoff::app {
 
 struct RunArgs {
-  std::string scenario;                 // path to the .toml file
-  std::string output;                   // results file; "" = out/<name>.h5
-  std::optional<uint64_t> seed;         // overrides scenario.seed
-  std::vector<std::string> overrides;   // --set key=value
-  bool quiet = false;                   // no progress, summary only
-  bool no_output = false;               // run without writing results
-  bool print_summary = true;            // tests turn the terminal summary off
+  std::string scenario;                // path to the .toml file
+  std::string output;                  // results file; "" = out/<name>.h5
+  std::optional<uint64_t> seed;        // overrides scenario.seed
+  std::vector<std::string> overrides;  // --set key=value
+  bool quiet = false;                  // no progress, summary only
+  bool no_output = false;              // run without writing results
+  bool print_summary = true;           // tests turn the terminal summary off
   std::string log_level = "warn";
 };
 
@@ -37,9 +37,9 @@ struct ListArgs {
 
 struct SweepArgs {
   RunArgs base;
-  std::string parameter;               // key to vary, e.g. buffer.alpha
-  std::vector<std::string> values;     // values, each as in --set
-  std::string output_dir;              // one results file per value
+  std::string parameter;            // key to vary, e.g. buffer.alpha
+  std::vector<std::string> values;  // values, each as in --set
+  std::string output_dir;           // one results file per value
 };
 
 int cmd_run(const RunArgs& a);

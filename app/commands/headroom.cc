@@ -1,8 +1,9 @@
 // `xoff headroom`: the PFC headroom a lossless priority group needs for one link.
+#include "models/topology/headroom.h"
+
 #include <cstdio>
 
 #include "app/commands/commands.h"
-#include "models/topology/headroom.h"
 #include "sim/unit_parse.h"
 
 namespace xoff::app {

@@ -1,8 +1,9 @@
 // `xoff list`: the scenarios in a directory with their one-line descriptions.
+#include <toml++/toml.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
-#include <toml++/toml.h>
 
 #include "app/commands/commands.h"
 
@@ -16,8 +17,8 @@ int cmd_list(const ListArgs& a) {
     if (e.path().extension() == ".toml") files.push_back(e.path());
   }
   if (ec) {
-    std::fprintf(stderr, "xoff list: error: cannot read directory \"%s\": %s\n", a.directory.c_str(),
-                 ec.message().c_str());
+    std::fprintf(stderr, "xoff list: error: cannot read directory \"%s\": %s\n",
+                 a.directory.c_str(), ec.message().c_str());
     return 2;
   }
   std::sort(files.begin(), files.end());

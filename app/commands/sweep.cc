@@ -14,7 +14,8 @@ namespace {
 
 std::string sanitize(const std::string& s) {
   std::string o;
-  for (char c : s) o += (std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '-') ? c : '_';
+  for (char c : s)
+    o += (std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '-') ? c : '_';
   return o;
 }
 
@@ -32,8 +33,8 @@ void print_row(const std::string& value, const RunOutcome& r) {
               fct.size(), fct.empty() ? 0.0 : analysis::percentile(fct, 50),
               fct.empty() ? 0.0 : analysis::percentile(fct, 99),
               static_cast<long long>(r.pause_frames), static_cast<long long>(r.ecn_marks),
-              static_cast<long long>(r.lossless_violations), static_cast<long long>(peak), allreduce,
-              r.traffic_finished ? "" : "(traffic unfinished)");
+              static_cast<long long>(r.lossless_violations), static_cast<long long>(peak),
+              allreduce, r.traffic_finished ? "" : "(traffic unfinished)");
 }
 
 }  // namespace

@@ -4,7 +4,8 @@
 
 namespace xoff::app {
 
-models::ForwardingTables compute_routes(const ScenarioConfig& cfg, const std::vector<bool>& link_up) {
+models::ForwardingTables compute_routes(const ScenarioConfig& cfg,
+                                        const std::vector<bool>& link_up) {
   const models::Topology& t = cfg.topology;
   models::ForwardingTables tables;
   if (cfg.routing.mode == RoutingMode::kEcmp) {
@@ -73,8 +74,8 @@ void FaultInjector::apply_link_fault(const LinkFault& f) {
   link_up_[f.link] = f.up;
   net_.set_link_up(f.link, f.up);
   const models::ForwardingTables tables = compute_routes(cfg_, link_up_);
-  install_routes(tables, switches_, cfg_.topology, net_.sim().now() + cfg_.routing.convergence_delay,
-                 false);
+  install_routes(tables, switches_, cfg_.topology,
+                 net_.sim().now() + cfg_.routing.convergence_delay, false);
 }
 
 // A stuck NIC re-sends XOFF with maximum quanta every `refresh` until `stop`.

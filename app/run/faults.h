@@ -16,7 +16,8 @@ namespace xoff::app {
 
 // Forwarding tables of the scenario's routing mode for the links that are up,
 // with the static overrides applied.
-models::ForwardingTables compute_routes(const ScenarioConfig& cfg, const std::vector<bool>& link_up);
+models::ForwardingTables compute_routes(const ScenarioConfig& cfg,
+                                        const std::vector<bool>& link_up);
 // Installs `tables` into every switch, now or at `at`.
 void install_routes(const models::ForwardingTables& tables, const std::vector<models::Switch*>& sw,
                     const models::Topology& topo, sim::Time at, bool now);
@@ -24,7 +25,8 @@ void install_routes(const models::ForwardingTables& tables, const std::vector<mo
 class FaultInjector final : public sim::EventHandler {
  public:
   FaultInjector(const ScenarioConfig& cfg, models::Network& net,
-                const std::vector<models::Switch*>& switches, const std::vector<models::Host*>& hosts);
+                const std::vector<models::Switch*>& switches,
+                const std::vector<models::Host*>& hosts);
   void start();
   void handle_event(uint64_t tag) override;
 

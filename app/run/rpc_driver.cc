@@ -2,8 +2,8 @@
 
 namespace xoff::app {
 
-RpcDriver::RpcDriver(sim::Simulator& sim, models::Recorder& rec, const std::vector<RpcConfig>& probes,
-                     std::vector<models::TcpStack*> stacks)
+RpcDriver::RpcDriver(sim::Simulator& sim, models::Recorder& rec,
+                     const std::vector<RpcConfig>& probes, std::vector<models::TcpStack*> stacks)
     : sim_(sim), rec_(rec), probes_(probes), stacks_(std::move(stacks)) {
   issued_.assign(probes.size(), 0);
   lat_.resize(probes.size());

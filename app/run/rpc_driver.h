@@ -32,8 +32,8 @@ class RpcDriver final : public sim::EventHandler, public models::RpcListener {
   std::vector<models::TcpStack*> stacks_;
   std::vector<uint32_t> issued_;
   std::vector<uint32_t> series_;
-  std::vector<uint32_t> probe_of_;       // rpc id -> probe
-  std::vector<sim::Time> started_;       // rpc id -> start time
+  std::vector<uint32_t> probe_of_;  // rpc id -> probe
+  std::vector<sim::Time> started_;  // rpc id -> start time
   std::vector<std::vector<double>> lat_;
   uint64_t finished_ = 0;
   uint64_t total_ = 0;

@@ -11,11 +11,11 @@
 namespace xoff::app {
 
 struct RunOutcome {
-  int exit_code = 0;            // 0 ok, 1 runtime failure, 2 bad input
-  std::string output_path;      // "" when nothing was written
-  analysis::RunData data;       // what the recorder collected (tables and series)
+  int exit_code = 0;        // 0 ok, 1 runtime failure, 2 bad input
+  std::string output_path;  // "" when nothing was written
+  analysis::RunData data;   // what the recorder collected (tables and series)
   int64_t lossless_violations = 0;
-  int64_t pause_frames = 0;     // XOFF frames sent by every node
+  int64_t pause_frames = 0;  // XOFF frames sent by every node
   int64_t ecn_marks = 0;
   bool traffic_finished = false;
 };

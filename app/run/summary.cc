@@ -62,7 +62,8 @@ void print_pfc(std::FILE* f, const RunOutcome& out) {
     if (q.paused_time.count_ps() > 0) paused.push_back(&q);
   }
   std::fprintf(f, "PFC          %lld XOFF sent, %lld received; %zu queues were paused\n",
-               static_cast<long long>(out.pause_frames), static_cast<long long>(received), paused.size());
+               static_cast<long long>(out.pause_frames), static_cast<long long>(received),
+               paused.size());
   std::sort(paused.begin(), paused.end(),
             [](auto* a, auto* b) { return a->paused_time > b->paused_time; });
   for (size_t i = 0; i < paused.size() && i < 3; ++i) {
@@ -89,10 +90,14 @@ void print_buffers(std::FILE* f, const analysis::RunData& d) {
 
 void print_drops(std::FILE* f, World& w, const RunOutcome& out) {
   const models::Ledger& l = w.net().ledger();
-  std::fprintf(f, "Drops        lossless violations: %lld", static_cast<long long>(out.lossless_violations));
+  std::fprintf(f, "Drops        lossless violations: %lld",
+               static_cast<long long>(out.lossless_violations));
   for (size_t r = 0; r < static_cast<size_t>(models::DropReason::kCount); ++r) {
-    if (r == static_cast<size_t>(models::DropReason::kLosslessViolation) || l.dropped_packets[r] == 0) continue;
-    std::fprintf(f, ", %s: %lld", std::string(models::drop_reason_name(static_cast<models::DropReason>(r))).c_str(),
+    if (r == static_cast<size_t>(models::DropReason::kLosslessViolation) ||
+        l.dropped_packets[r] == 0)
+      continue;
+    std::fprintf(f, ", %s: %lld",
+                 std::string(models::drop_reason_name(static_cast<models::DropReason>(r))).c_str(),
                  static_cast<long long>(l.dropped_packets[r]));
   }
   std::fprintf(f, "\n");
@@ -103,10 +108,11 @@ void print_watchdog_and_deadlock(std::FILE* f, const analysis::RunData& d) {
     size_t storms = 0;
     for (const auto& e : d.watchdog_events) storms += e.state == "stormed";
     const auto& first = d.watchdog_events.front();
-    std::fprintf(f, "Watchdog     %zu storms, %zu restorations; first: %s:p%u:tc%u %s at %s (action %s)\n",
-                 storms, d.watchdog_events.size() - storms, first.node.c_str(), first.port,
-                 first.traffic_class, first.state.c_str(), dur(first.time.since_epoch()).c_str(),
-                 first.action.c_str());
+    std::fprintf(
+        f, "Watchdog     %zu storms, %zu restorations; first: %s:p%u:tc%u %s at %s (action %s)\n",
+        storms, d.watchdog_events.size() - storms, first.node.c_str(), first.port,
+        first.traffic_class, first.state.c_str(), dur(first.time.since_epoch()).c_str(),
+        first.action.c_str());
   }
   if (d.deadlocks.empty()) {
     std::fprintf(f, "Deadlock     none\n");
@@ -131,8 +137,9 @@ void print_rpcs(std::FILE* f, World& w) {
       continue;
     }
     const analysis::Distribution s = analysis::describe(lat);
-    std::fprintf(f, "TCP RPC      %-16s %zu/%u done, latency p50 %s  p99 %s  max %s\n", p.name.c_str(),
-                 lat.size(), p.count, us(s.p50).c_str(), us(s.p99).c_str(), us(s.max).c_str());
+    std::fprintf(f, "TCP RPC      %-16s %zu/%u done, latency p50 %s  p99 %s  max %s\n",
+                 p.name.c_str(), lat.size(), p.count, us(s.p50).c_str(), us(s.p99).c_str(),
+                 us(s.max).c_str());
   }
 }
 
@@ -140,7 +147,8 @@ void print_rpcs(std::FILE* f, World& w) {
 
 void fill_outcome(World& w, RunOutcome& out) {
   const models::Ledger& l = w.net().ledger();
-  out.lossless_violations = l.dropped_packets[static_cast<size_t>(models::DropReason::kLosslessViolation)];
+  out.lossless_violations =
+      l.dropped_packets[static_cast<size_t>(models::DropReason::kLosslessViolation)];
   for (const auto& q : out.data.queues) {
     out.pause_frames += q.pause_sent;
     out.ecn_marks += q.ecn_marked;
@@ -159,10 +167,11 @@ void print_summary(std::FILE* f, World& w, const RunOutcome& out) {
   print_pfc(f, out);
   print_buffers(f, out.data);
   print_drops(f, w, out);
-  std::fprintf(f, "Run          %s simulated, %.2f M events in %.2f s (%.2f M events/s), fingerprint %016llx\n",
-               dur(m.sim_time.since_epoch()).c_str(), static_cast<double>(m.events) / 1e6,
-               m.wall_seconds, m.events_per_second() / 1e6,
-               static_cast<unsigned long long>(m.fingerprint));
+  std::fprintf(
+      f,
+      "Run          %s simulated, %.2f M events in %.2f s (%.2f M events/s), fingerprint %016llx\n",
+      dur(m.sim_time.since_epoch()).c_str(), static_cast<double>(m.events) / 1e6, m.wall_seconds,
+      m.events_per_second() / 1e6, static_cast<unsigned long long>(m.fingerprint));
   if (!out.output_path.empty()) std::fprintf(f, "Results      %s\n", out.output_path.c_str());
 }
 

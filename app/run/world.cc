@@ -73,14 +73,16 @@ void World::build_nodes() {
       const models::PortPeer peer = t.peer(i, p);
       const models::LinkSpec& l = t.links[peer.link];
       net_.add_port(net_.node(models::NodeId(i)), models::PortIndex(p),
-                    net_.node(models::NodeId(peer.node)), models::PortIndex(peer.port), l.rate, l.delay);
+                    net_.node(models::NodeId(peer.node)), models::PortIndex(peer.port), l.rate,
+                    l.delay);
     }
   }
   for (const models::LinkSpec& l : t.links) {
     net_.declare_link(net_.node(models::NodeId(l.a)), models::PortIndex(l.a_port),
                       net_.node(models::NodeId(l.b)), models::PortIndex(l.b_port));
   }
-  for (models::Host* h : hosts_) h->nic_port().set_response_delay(cfg_.switch_config.pfc.response_delay);
+  for (models::Host* h : hosts_)
+    h->nic_port().set_response_delay(cfg_.switch_config.pfc.response_delay);
 }
 
 void World::build_routes() {
@@ -147,7 +149,8 @@ void World::build_monitors() {
       probes.push_back(pr);
     }
   }
-  if (!probes.empty()) sampler_ = std::make_unique<models::Sampler>(net_, m.sample_interval, probes);
+  if (!probes.empty())
+    sampler_ = std::make_unique<models::Sampler>(net_, m.sample_interval, probes);
 }
 
 void World::start() {

@@ -1,10 +1,11 @@
 // Reading a scenario file: the [scenario], [topology] and [routing] sections and
 // the order in which every section is read (topology first: names resolve
 // against it). The other sections live in parse_*.cc.
+#include "app/config/load.h"
+
 #include <fstream>
 #include <sstream>
 
-#include "app/config/load.h"
 #include "app/scenario/parse.h"
 #include "app/scenario/parse_util.h"
 
@@ -18,18 +19,23 @@ void read_scenario_section(TableReader r, ScenarioConfig& s) {
   s.seed = static_cast<uint64_t>(r.optional<int64_t>("seed", 1, {.min = 0}));
   s.duration = r.required<sim::Duration>("duration", {.min = sim::Duration::ns(1)});
   s.stop_when_done = r.optional<bool>("stop_when_done", true);
-  s.drain = r.optional<sim::Duration>("drain", sim::Duration::us(100), {.min = sim::Duration::zero()});
+  s.drain =
+      r.optional<sim::Duration>("drain", sim::Duration::us(100), {.min = sim::Duration::zero()});
 }
 
 models::Topology read_spine_leaf(TableReader& r) {
   models::SpineLeafConfig c;
   c.leaves = static_cast<int>(r.required<int64_t>("leaves", {.min = 1, .max = 4096}));
   c.spines = static_cast<int>(r.required<int64_t>("spines", {.min = 1, .max = 4096}));
-  c.hosts_per_leaf = static_cast<int>(r.required<int64_t>("hosts_per_leaf", {.min = 1, .max = 4096}));
+  c.hosts_per_leaf =
+      static_cast<int>(r.required<int64_t>("hosts_per_leaf", {.min = 1, .max = 4096}));
   c.host_rate = r.required<sim::BitsPerSecond>("host_rate", {.min = sim::BitsPerSecond(1)});
-  c.fabric_rate = r.optional<sim::BitsPerSecond>("fabric_rate", c.host_rate, {.min = sim::BitsPerSecond(1)});
-  c.host_delay = r.optional<sim::Duration>("host_delay", sim::Duration::us(1), {.min = sim::Duration::zero()});
-  c.fabric_delay = r.optional<sim::Duration>("fabric_delay", c.host_delay, {.min = sim::Duration::zero()});
+  c.fabric_rate =
+      r.optional<sim::BitsPerSecond>("fabric_rate", c.host_rate, {.min = sim::BitsPerSecond(1)});
+  c.host_delay =
+      r.optional<sim::Duration>("host_delay", sim::Duration::us(1), {.min = sim::Duration::zero()});
+  c.fabric_delay =
+      r.optional<sim::Duration>("fabric_delay", c.host_delay, {.min = sim::Duration::zero()});
   if (c.host_rate.count() == 0 || c.fabric_rate.count() == 0) return {};  // already reported
   return models::spine_leaf(c);
 }
@@ -37,11 +43,15 @@ models::Topology read_spine_leaf(TableReader& r) {
 models::Topology read_ring(TableReader& r) {
   models::RingConfig c;
   c.switches = static_cast<int>(r.required<int64_t>("switches", {.min = 3, .max = 4096}));
-  c.hosts_per_switch = static_cast<int>(r.optional<int64_t>("hosts_per_switch", 1, {.min = 0, .max = 4096}));
+  c.hosts_per_switch =
+      static_cast<int>(r.optional<int64_t>("hosts_per_switch", 1, {.min = 0, .max = 4096}));
   c.host_rate = r.required<sim::BitsPerSecond>("host_rate", {.min = sim::BitsPerSecond(1)});
-  c.fabric_rate = r.optional<sim::BitsPerSecond>("fabric_rate", c.host_rate, {.min = sim::BitsPerSecond(1)});
-  c.host_delay = r.optional<sim::Duration>("host_delay", sim::Duration::us(1), {.min = sim::Duration::zero()});
-  c.fabric_delay = r.optional<sim::Duration>("fabric_delay", c.host_delay, {.min = sim::Duration::zero()});
+  c.fabric_rate =
+      r.optional<sim::BitsPerSecond>("fabric_rate", c.host_rate, {.min = sim::BitsPerSecond(1)});
+  c.host_delay =
+      r.optional<sim::Duration>("host_delay", sim::Duration::us(1), {.min = sim::Duration::zero()});
+  c.fabric_delay =
+      r.optional<sim::Duration>("fabric_delay", c.host_delay, {.min = sim::Duration::zero()});
   if (c.host_rate.count() == 0 || c.fabric_rate.count() == 0) return {};  // already reported
   return models::ring(c);
 }
@@ -51,7 +61,8 @@ models::Topology read_fat_tree(TableReader& r) {
   c.k = static_cast<int>(r.required<int64_t>("k", {.min = 2, .max = 64}));
   if (c.k % 2 != 0) r.error_at("k", r.path_of("k") + " must be even, got " + std::to_string(c.k));
   c.rate = r.required<sim::BitsPerSecond>("rate", {.min = sim::BitsPerSecond(1)});
-  c.delay = r.optional<sim::Duration>("delay", sim::Duration::us(1), {.min = sim::Duration::zero()});
+  c.delay =
+      r.optional<sim::Duration>("delay", sim::Duration::us(1), {.min = sim::Duration::zero()});
   if (c.rate.count() == 0 || c.k % 2 != 0) return {};  // already reported
   return models::fat_tree(c);
 }
@@ -63,7 +74,8 @@ models::Topology read_explicit(TableReader& r) {
     spec.name = n.required<std::string>("name");
     const std::string kind = n.choice("kind", {"host", "switch"}, "switch");
     spec.kind = kind == "host" ? models::NodeKind::kHost : models::NodeKind::kSwitch;
-    spec.tier = static_cast<int>(n.optional<int64_t>("tier", kind == "host" ? 0 : 1, {.min = 0, .max = 3}));
+    spec.tier =
+        static_cast<int>(n.optional<int64_t>("tier", kind == "host" ? 0 : 1, {.min = 0, .max = 3}));
     nodes.push_back(spec);
   }
   models::Topology names{nodes, {}};
@@ -80,7 +92,8 @@ models::Topology read_explicit(TableReader& r) {
     in.a = ia.value_or(0);
     in.b = ib.value_or(0);
     in.rate = l.required<sim::BitsPerSecond>("rate", {.min = sim::BitsPerSecond(1)});
-    in.delay = l.optional<sim::Duration>("delay", sim::Duration::us(1), {.min = sim::Duration::zero()});
+    in.delay =
+        l.optional<sim::Duration>("delay", sim::Duration::us(1), {.min = sim::Duration::zero()});
     links.push_back(in);
   }
   if (bad) return {};

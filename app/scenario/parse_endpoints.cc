@@ -21,17 +21,19 @@ void read_dcqcn(std::optional<TableReader> r, models::DcqcnParams& d) {
   d.min_rate = r->optional<sim::BitsPerSecond>("min_rate", d.min_rate, rate);
   d.min_cut_interval = r->optional<sim::Duration>("min_cut_interval", d.min_cut_interval,
                                                   {.min = sim::Duration::zero()});
-  d.cnp_interval = r->optional<sim::Duration>("cnp_interval", d.cnp_interval,
-                                              {.min = sim::Duration::zero()});
+  d.cnp_interval =
+      r->optional<sim::Duration>("cnp_interval", d.cnp_interval, {.min = sim::Duration::zero()});
 }
 
 void read_nic(std::optional<TableReader> r, models::RoceConfig& c) {
   if (!r) return;
   c.mtu = r->optional<sim::Bytes>("mtu", c.mtu, {.min = sim::Bytes(64), .max = sim::Bytes(9000)});
-  c.ack_every = static_cast<int>(r->optional<int64_t>("ack_every", c.ack_every, {.min = 1, .max = 1024}));
+  c.ack_every =
+      static_cast<int>(r->optional<int64_t>("ack_every", c.ack_every, {.min = 1, .max = 1024}));
   c.rto = r->optional<sim::Duration>("rto", c.rto, {.min = sim::Duration::us(1)});
   c.cnp_tc = static_cast<int>(r->optional<int64_t>("cnp_class", c.cnp_tc, {.min = 0, .max = 7}));
-  c.cnp_dscp = static_cast<uint8_t>(r->optional<int64_t>("cnp_dscp", c.cnp_dscp, {.min = 0, .max = 63}));
+  c.cnp_dscp =
+      static_cast<uint8_t>(r->optional<int64_t>("cnp_dscp", c.cnp_dscp, {.min = 0, .max = 63}));
   c.send_cnps = r->optional<bool>("send_cnps", c.send_cnps);
   const std::string profile = r->choice("dcqcn", {"paper", "nic_like", "off"}, "paper");
   c.dcqcn = profile == "nic_like" ? models::DcqcnParams::nic_like() : models::DcqcnParams::paper();
@@ -45,9 +47,11 @@ void read_tcp(std::optional<TableReader> r, models::TcpConfig& c) {
   c.ecn = variant == "newreno_ecn";
   c.dctcp = variant == "dctcp";
   c.mss = r->optional<sim::Bytes>("mss", c.mss, {.min = sim::Bytes(64), .max = sim::Bytes(9000)});
-  c.initial_window = r->optional<int64_t>("initial_window", c.initial_window, {.min = 1, .max = 1000});
+  c.initial_window =
+      r->optional<int64_t>("initial_window", c.initial_window, {.min = 1, .max = 1000});
   c.min_rto = r->optional<sim::Duration>("min_rto", c.min_rto, {.min = sim::Duration::us(1)});
-  c.initial_rto = r->optional<sim::Duration>("initial_rto", c.min_rto, {.min = sim::Duration::us(1)});
+  c.initial_rto =
+      r->optional<sim::Duration>("initial_rto", c.min_rto, {.min = sim::Duration::us(1)});
   c.dctcp_g = r->optional<double>("dctcp_g", c.dctcp_g, {.min = 1e-6, .max = 1.0});
   c.delayed_ack = r->optional<bool>("delayed_ack", c.delayed_ack);
 }
@@ -64,8 +68,10 @@ void check_endpoints(TableReader& root, const ScenarioConfig& s) {
     const std::string msg = "nic.dcqcn_params.min_rate (" + config::show(s.roce.dcqcn.min_rate) +
                             ") exceeds the link rate of " + t.nodes[t.host_node(h)].name + " (" +
                             config::show(rate) + ")";
-    if (params) params->error_at("min_rate", msg);
-    else root.error_here(msg);
+    if (params)
+      params->error_at("min_rate", msg);
+    else
+      root.error_here(msg);
     return;
   }
 }

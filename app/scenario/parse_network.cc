@@ -54,10 +54,12 @@ void read_routing(std::optional<TableReader> r, Names& names, RoutingConfig& out
       const auto nb = names.node_name(s, "via", via);
       if (!sw || !nb) continue;
       const auto ports = ports_towards(t, *sw, *nb);
-      if (ports.empty()) s.error_at("via", "\"" + via + "\" is not a neighbour of \"" + t.nodes[*sw].name + "\"");
+      if (ports.empty())
+        s.error_at("via", "\"" + via + "\" is not a neighbour of \"" + t.nodes[*sw].name + "\"");
       route.ports.insert(route.ports.end(), ports.begin(), ports.end());
     }
-    if (!s.has("via")) s.error_here(s.path() + ": missing required key \"via\" (next-hop neighbours)");
+    if (!s.has("via"))
+      s.error_here(s.path() + ": missing required key \"via\" (next-hop neighbours)");
     if (!sw || !dst || route.ports.empty()) continue;
     route.node = *sw;
     route.dst_host = *dst;
@@ -75,10 +77,13 @@ void read_faults(TableReader& root, Names& names, ScenarioConfig& s) {
       for (int64_t c : f.array<int64_t>("classes", {.min = 0, .max = 7})) classes |= 1 << c;
       if (!f.has("classes")) classes = 1 << 3;
       st.classes = static_cast<uint8_t>(classes);
-      st.start = sim::Time::zero() + f.required<sim::Duration>("start", {.min = sim::Duration::zero()});
+      st.start =
+          sim::Time::zero() + f.required<sim::Duration>("start", {.min = sim::Duration::zero()});
       if (f.has("stop")) st.stop = sim::Time::zero() + f.required<sim::Duration>("stop");
-      if (st.stop <= st.start) f.error_at("stop", f.path_of("stop") + " must be after " + f.path_of("start"));
-      st.refresh = f.optional<sim::Duration>("refresh", st.refresh, {.min = sim::Duration::ns(100)});
+      if (st.stop <= st.start)
+        f.error_at("stop", f.path_of("stop") + " must be after " + f.path_of("start"));
+      st.refresh =
+          f.optional<sim::Duration>("refresh", st.refresh, {.min = sim::Duration::ns(100)});
       if (h) st.host = *h;
       if (h) s.storms.push_back(st);
       continue;

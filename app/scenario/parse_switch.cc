@@ -31,11 +31,13 @@ void read_buffer(std::optional<TableReader> r, models::MmuConfig& m, bool pfc_en
   if (r) {
     pg.alpha = r->optional<double>("alpha", pg.alpha, {.min = 0.0, .max = 64.0});
     pg.reserved = r->optional<sim::Bytes>("reserved", pg.reserved, {.min = sim::Bytes(0)});
-    pg.static_limit = r->optional<sim::Bytes>("static_limit", pg.static_limit, {.min = sim::Bytes(0)});
+    pg.static_limit =
+        r->optional<sim::Bytes>("static_limit", pg.static_limit, {.min = sim::Bytes(0)});
     pg.headroom = r->optional<sim::Bytes>("headroom", pg.headroom, {.min = sim::Bytes(0)});
     pg.xon_offset = r->optional<sim::Bytes>("xon_offset", pg.xon_offset, {.min = sim::Bytes(0)});
     eg.alpha = r->optional<double>("egress_alpha", eg.alpha, {.min = 0.0, .max = 64.0});
-    eg.static_limit = r->optional<sim::Bytes>("egress_static_limit", eg.static_limit, {.min = sim::Bytes(0)});
+    eg.static_limit =
+        r->optional<sim::Bytes>("egress_static_limit", eg.static_limit, {.min = sim::Bytes(0)});
     if (pg.alpha == 0 && pg.static_limit.count() == 0) {
       r->error_at("static_limit", r->path_of("alpha") + " = 0 selects a static limit: set " +
                                       r->path_of("static_limit"));
@@ -89,14 +91,15 @@ void read_scheduler(std::optional<TableReader> r, models::SchedulerConfig& sc) {
   if (!w.empty() && w.size() != models::kNumClasses) {
     r->error_at("weights", "expected 8 weights (one per class), got " + std::to_string(w.size()));
   }
-  for (size_t i = 0; i < w.size() && i < models::kNumClasses; ++i) sc.weight[i] = static_cast<uint32_t>(w[i]);
+  for (size_t i = 0; i < w.size() && i < models::kNumClasses; ++i)
+    sc.weight[i] = static_cast<uint32_t>(w[i]);
 }
 
 void read_watchdog(std::optional<TableReader> r, models::WatchdogConfig& w) {
   if (!r) return;
   w.enabled = r->optional<bool>("enabled", true);
   const std::string a = r->choice("action", {"drop", "forward", "alert"}, "drop");
-  w.action = a == "drop" ? models::WatchdogAction::kDrop
+  w.action = a == "drop"      ? models::WatchdogAction::kDrop
              : a == "forward" ? models::WatchdogAction::kForward
                               : models::WatchdogAction::kAlert;
   const config::Bounds<sim::Duration> pos{.min = sim::Duration::ns(100)};
@@ -113,7 +116,8 @@ void read_switch(TableReader& root, ScenarioConfig& s) {
   auto pfc = root.optional_table("pfc");
   if (pfc) {
     s.pfc_enabled = pfc->optional<bool>("enabled", true);
-    c.pfc.quanta = static_cast<uint16_t>(pfc->optional<int64_t>("quanta", 0xFFFF, {.min = 1, .max = 0xFFFF}));
+    c.pfc.quanta =
+        static_cast<uint16_t>(pfc->optional<int64_t>("quanta", 0xFFFF, {.min = 1, .max = 0xFFFF}));
     c.pfc.response_delay = pfc->optional<sim::Duration>("response_delay", sim::Duration::us(1),
                                                         {.min = sim::Duration::zero()});
   } else {
@@ -131,13 +135,17 @@ void read_switch(TableReader& root, ScenarioConfig& s) {
 void check_switch_config(TableReader& root, const ScenarioConfig& s) {
   uint16_t ports = 0;
   for (uint32_t n = 0; n < s.topology.nodes.size(); ++n) {
-    if (s.topology.nodes[n].kind == models::NodeKind::kSwitch) ports = std::max(ports, s.topology.num_ports(n));
+    if (s.topology.nodes[n].kind == models::NodeKind::kSwitch)
+      ports = std::max(ports, s.topology.num_ports(n));
   }
   auto buffer = root.optional_table("buffer");
   for (const std::string& problem : models::validate(s.switch_config, ports)) {
-    const std::string msg = "switch configuration (" + std::to_string(ports) + " ports): " + problem;
-    if (buffer) buffer->error_here(msg);
-    else root.error_here(msg);
+    const std::string msg =
+        "switch configuration (" + std::to_string(ports) + " ports): " + problem;
+    if (buffer)
+      buffer->error_here(msg);
+    else
+      root.error_here(msg);
   }
 }
 
@@ -145,22 +153,27 @@ void check_switch_config(TableReader& root, const ScenarioConfig& s) {
 // link (models/topology/headroom.h), unless the scenario says it studies that.
 void check_headroom(TableReader& root, const ScenarioConfig& s) {
   if (!s.pfc_enabled || s.allow_small_headroom) return;
-  const sim::Bytes frame = std::max(s.roce.mtu + models::kRoceDataHeaderBytes, s.tcp.mss + s.tcp.header_bytes);
+  const sim::Bytes frame =
+      std::max(s.roce.mtu + models::kRoceDataHeaderBytes, s.tcp.mss + s.tcp.header_bytes);
   const models::Topology& t = s.topology;
   for (const models::LinkSpec& l : t.links) {
-    const auto need = models::pfc_headroom_for_delay(l.rate, l.delay, frame, s.switch_config.pfc.response_delay);
+    const auto need =
+        models::pfc_headroom_for_delay(l.rate, l.delay, frame, s.switch_config.pfc.response_delay);
     for (int tc = 0; tc < models::kNumClasses; ++tc) {
       const models::PgConfig& pg = s.switch_config.mmu.pg[tc];
       if (!pg.lossless || pg.headroom >= need.total) continue;
       auto buffer = root.optional_table("buffer");
-      const std::string msg =
-          "buffer.headroom (" + config::show(pg.headroom) + ") is below the " + config::show(need.total) +
-          " that link " + t.nodes[l.a].name + "-" + t.nodes[l.b].name + " needs (" +
-          config::show(l.rate) + ", " + config::show(l.delay) + " cable, " + config::show(frame) +
-          " frames, " + config::show(s.switch_config.pfc.response_delay) +
-          " response; see `xoff headroom`); set buffer.allow_small_headroom = true to study it anyway";
-      if (buffer) buffer->error_at("headroom", msg);
-      else root.error_here(msg);
+      const std::string msg = "buffer.headroom (" + config::show(pg.headroom) + ") is below the " +
+                              config::show(need.total) + " that link " + t.nodes[l.a].name + "-" +
+                              t.nodes[l.b].name + " needs (" + config::show(l.rate) + ", " +
+                              config::show(l.delay) + " cable, " + config::show(frame) +
+                              " frames, " + config::show(s.switch_config.pfc.response_delay) +
+                              " response; see `xoff headroom`); set buffer.allow_small_headroom = "
+                              "true to study it anyway";
+      if (buffer)
+        buffer->error_at("headroom", msg);
+      else
+        root.error_here(msg);
       return;
     }
   }

@@ -13,22 +13,25 @@ using config::TableReader;
 namespace fs = std::filesystem;
 
 sim::Time read_start(TableReader& r) {
-  return sim::Time::zero() + r.optional<sim::Duration>("start", sim::Duration::zero(),
-                                                       {.min = sim::Duration::zero()});
+  return sim::Time::zero() +
+         r.optional<sim::Duration>("start", sim::Duration::zero(), {.min = sim::Duration::zero()});
 }
 
-sim::Bytes read_size(TableReader& r) { return r.required<sim::Bytes>("size", {.min = sim::Bytes(1)}); }
+sim::Bytes read_size(TableReader& r) {
+  return r.required<sim::Bytes>("size", {.min = sim::Bytes(1)});
+}
 
 // Generators need distinct hosts, and at least `min` of them.
-void check_hosts(TableReader& r, std::string_view key, const std::vector<uint32_t>& hosts, size_t min,
-                 const models::Topology& t) {
+void check_hosts(TableReader& r, std::string_view key, const std::vector<uint32_t>& hosts,
+                 size_t min, const models::Topology& t) {
   std::vector<uint32_t> sorted = hosts;
   std::sort(sorted.begin(), sorted.end());
   const auto dup = std::adjacent_find(sorted.begin(), sorted.end());
   if (dup != sorted.end()) {
     r.error_at(key, "host \"" + t.nodes[t.host_node(*dup)].name + "\" is listed twice");
   } else if (hosts.size() < min) {
-    r.error_at(key, "needs at least " + std::to_string(min) + " distinct hosts, got " + std::to_string(hosts.size()));
+    r.error_at(key, "needs at least " + std::to_string(min) + " distinct hosts, got " +
+                        std::to_string(hosts.size()));
   }
 }
 
@@ -48,16 +51,19 @@ void read_flows(TableReader& r, Names& names, TrafficConfig& out) {
     plan.spec.size = read_size(f);
     plan.spec.start = read_start(f);
     models::apply_class(plan.spec, read_flow_class(f, "roce"));
-    plan.gap = f.optional<sim::Duration>("gap", sim::Duration::zero(), {.min = sim::Duration::zero()});
+    plan.gap =
+        f.optional<sim::Duration>("gap", sim::Duration::zero(), {.min = sim::Duration::zero()});
     for (const std::string& dep : f.array<std::string>("after")) {
       const auto it = std::find(flow_names.begin(), flow_names.end(), dep);
       if (it == flow_names.end()) {
-        f.error_at("after", "no earlier flow named \"" + dep + "\" (a flow can only wait on flows listed before it)");
+        f.error_at("after", "no earlier flow named \"" + dep +
+                                "\" (a flow can only wait on flows listed before it)");
       } else {
         plan.after.push_back(static_cast<uint32_t>(it - flow_names.begin()));
       }
     }
-    if (src && dst && *src == *dst) f.error_at("dst", f.path_of("dst") + " must differ from " + f.path_of("src"));
+    if (src && dst && *src == *dst)
+      f.error_at("dst", f.path_of("dst") + " must differ from " + f.path_of("src"));
     if (!f.optional<bool>("enabled", true)) continue;  // kept in the file, left out of the run
     flow_names.push_back(plan.spec.name);
     plan.spec.src = src.value_or(0);
@@ -78,7 +84,8 @@ void read_incasts(TableReader& r, Names& names, TrafficConfig& out) {
     s.size = read_size(f);
     s.start = read_start(f);
     s.waves = static_cast<uint32_t>(f.optional<int64_t>("waves", 1, {.min = 1, .max = 100000}));
-    s.wave_gap = f.optional<sim::Duration>("wave_gap", sim::Duration::zero(), {.min = sim::Duration::zero()});
+    s.wave_gap = f.optional<sim::Duration>("wave_gap", sim::Duration::zero(),
+                                           {.min = sim::Duration::zero()});
     s.cls = read_flow_class(f, "roce");
     check_hosts(f, "senders", s.senders, 1, names.topology());
     out.incasts.push_back(std::move(s));
@@ -91,7 +98,8 @@ void read_host_sets(TableReader& r, std::string_view key, Names& names, std::vec
     Spec s;
     s.name = f.optional<std::string>("name", std::string(key) + std::to_string(out.size()));
     s.hosts = names.hosts(f, "hosts", false);
-    if (s.hosts.empty()) for (uint32_t h = 0; h < names.topology().num_hosts(); ++h) s.hosts.push_back(h);
+    if (s.hosts.empty())
+      for (uint32_t h = 0; h < names.topology().num_hosts(); ++h) s.hosts.push_back(h);
     check_hosts(f, "hosts", s.hosts, 2, names.topology());
     s.size = read_size(f);
     s.start = read_start(f);
@@ -108,8 +116,9 @@ std::shared_ptr<const models::FlowSizeCdf> load_cdf(TableReader& f, const std::s
                    : dir / name;
   std::ifstream in(p);
   if (!in) {
-    f.error_at("cdf", "cannot open flow-size CDF \"" + p.string() +
-                          "\" (bundled: \"websearch\", \"hadoop\"; or a path relative to the scenario)");
+    f.error_at("cdf",
+               "cannot open flow-size CDF \"" + p.string() +
+                   "\" (bundled: \"websearch\", \"hadoop\"; or a path relative to the scenario)");
     return nullptr;
   }
   std::ostringstream ss;
@@ -125,9 +134,11 @@ std::shared_ptr<const models::FlowSizeCdf> load_cdf(TableReader& f, const std::s
 void read_poisson(TableReader& r, Names& names, ScenarioConfig& s) {
   for (TableReader f : r.array_of_tables("poisson")) {
     PoissonConfig pc;
-    pc.spec.name = f.optional<std::string>("name", "poisson" + std::to_string(s.traffic.poisson.size()));
+    pc.spec.name =
+        f.optional<std::string>("name", "poisson" + std::to_string(s.traffic.poisson.size()));
     pc.spec.hosts = names.hosts(f, "hosts", false);
-    if (pc.spec.hosts.empty()) for (uint32_t h = 0; h < names.topology().num_hosts(); ++h) pc.spec.hosts.push_back(h);
+    if (pc.spec.hosts.empty())
+      for (uint32_t h = 0; h < names.topology().num_hosts(); ++h) pc.spec.hosts.push_back(h);
     check_hosts(f, "hosts", pc.spec.hosts, 2, names.topology());
     pc.spec.load = f.required<double>("load", {.min = 0.001, .max = 1.0});
     pc.cdf_name = f.required<std::string>("cdf");
@@ -155,10 +166,12 @@ void read_rpcs(TableReader& r, Names& names, TrafficConfig& out) {
     c.response = f.optional<sim::Bytes>("response", c.response, {.min = sim::Bytes(1)});
     c.start = read_start(f);
     c.interval = f.optional<sim::Duration>("interval", c.interval, {.min = sim::Duration::ns(1)});
-    c.count = static_cast<uint32_t>(f.optional<int64_t>("count", c.count, {.min = 1, .max = 10'000'000}));
+    c.count =
+        static_cast<uint32_t>(f.optional<int64_t>("count", c.count, {.min = 1, .max = 10'000'000}));
     c.cls = read_flow_class(f, "tcp");
     if (c.cls.protocol != models::Protocol::kTcp) f.error_at("protocol", "rpc probes run over tcp");
-    if (cl && sv && *cl == *sv) f.error_at("server", f.path_of("server") + " must differ from " + f.path_of("client"));
+    if (cl && sv && *cl == *sv)
+      f.error_at("server", f.path_of("server") + " must differ from " + f.path_of("client"));
     c.client = cl.value_or(0);
     c.server = sv.value_or(0);
     out.rpcs.push_back(std::move(c));
@@ -180,7 +193,8 @@ void read_traffic(std::optional<TableReader> r, Names& names, ScenarioConfig& s)
 void read_collectives(TableReader& root, Names& names, ScenarioConfig& s) {
   for (TableReader f : root.array_of_tables("collective")) {
     models::CollectiveSpec c;
-    c.name = f.optional<std::string>("name", "allreduce" + std::to_string(s.traffic.collectives.size()));
+    c.name =
+        f.optional<std::string>("name", "allreduce" + std::to_string(s.traffic.collectives.size()));
     const std::string alg = f.choice("algorithm", {"ring", "halving_doubling"}, "ring");
     c.algorithm = alg == "ring" ? models::CollectiveAlgorithm::kRing
                                 : models::CollectiveAlgorithm::kHalvingDoubling;
@@ -191,10 +205,12 @@ void read_collectives(TableReader& root, Names& names, ScenarioConfig& s) {
     const size_t n = c.ranks.size();
     check_hosts(f, "hosts", c.ranks, 2, names.topology());
     if (n >= 2 && c.size.count() < static_cast<int64_t>(n)) {
-      f.error_at("size", f.path_of("size") + " must be at least one byte per rank (" + std::to_string(n) + " B)");
+      f.error_at("size", f.path_of("size") + " must be at least one byte per rank (" +
+                             std::to_string(n) + " B)");
     }
     if (c.algorithm == models::CollectiveAlgorithm::kHalvingDoubling && (n & (n - 1)) != 0) {
-      f.error_at("hosts", "halving_doubling needs a power-of-two number of hosts, got " + std::to_string(n));
+      f.error_at("hosts",
+                 "halving_doubling needs a power-of-two number of hosts, got " + std::to_string(n));
     }
     if (n >= 2) c.link_rate = host_rate(names.topology(), c.ranks[0]);
     s.traffic.collectives.push_back(std::move(c));

@@ -24,7 +24,7 @@ enum class RoutingMode { kEcmp, kUpDown };
 
 struct RoutingConfig {
   RoutingMode mode = RoutingMode::kEcmp;
-  uint32_t root = models::kNoNode;          // up_down root switch; kNoNode: by tiers
+  uint32_t root = models::kNoNode;  // up_down root switch; kNoNode: by tiers
   sim::Duration convergence_delay = sim::Duration::us(50);
   std::vector<models::StaticRoute> static_routes;
 };
@@ -89,13 +89,13 @@ struct TrafficConfig {
 
 struct ScenarioConfig {
   // [scenario]
-  std::string file;         // path as given
-  std::string text;         // the file's text (stored in the results)
+  std::string file;  // path as given
+  std::string text;  // the file's text (stored in the results)
   std::string name;
   std::string description;  // one line, shown by `xoff list`
   uint64_t seed = 1;
   sim::Duration duration = sim::Duration::ms(10);  // run at most this long
-  bool stop_when_done = true;  // stop once all flows and collectives finished
+  bool stop_when_done = true;                      // stop once all flows and collectives finished
   sim::Duration drain = sim::Duration::us(100);    // keep running after done (XON, ACKs)
 
   models::Topology topology;

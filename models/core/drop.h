@@ -19,15 +19,24 @@ enum class DropReason : uint8_t {
 
 constexpr std::string_view drop_reason_name(DropReason r) {
   switch (r) {
-    case DropReason::kLosslessViolation: return "lossless_violation";
-    case DropReason::kLossyIngress: return "lossy_ingress";
-    case DropReason::kLossyEgress: return "lossy_egress";
-    case DropReason::kLinkDown: return "link_down";
-    case DropReason::kWatchdog: return "watchdog";
-    case DropReason::kNoRoute: return "no_route";
-    case DropReason::kTtl: return "ttl";
-    case DropReason::kEndpoint: return "endpoint";
-    case DropReason::kCount: break;
+    case DropReason::kLosslessViolation:
+      return "lossless_violation";
+    case DropReason::kLossyIngress:
+      return "lossy_ingress";
+    case DropReason::kLossyEgress:
+      return "lossy_egress";
+    case DropReason::kLinkDown:
+      return "link_down";
+    case DropReason::kWatchdog:
+      return "watchdog";
+    case DropReason::kNoRoute:
+      return "no_route";
+    case DropReason::kTtl:
+      return "ttl";
+    case DropReason::kEndpoint:
+      return "endpoint";
+    case DropReason::kCount:
+      break;
   }
   return "?";
 }

@@ -12,16 +12,16 @@
 namespace xoff::models {
 
 struct FlowSpec {
-  uint32_t id = 0;           // unique per run, dense from 0
-  std::string name;          // for results; "f<id>" when not given
+  uint32_t id = 0;   // unique per run, dense from 0
+  std::string name;  // for results; "f<id>" when not given
   Protocol protocol = Protocol::kRoce;
-  uint32_t src = 0;          // host ordinal
-  uint32_t dst = 0;          // host ordinal
-  sim::Bytes size;           // payload bytes of the message / transfer
-  uint8_t dscp = 0;          // marked on every packet; switches classify on it
-  uint8_t pcp = 0;           // 802.1p priority (for PCP-trusting switches)
-  uint8_t tc = 0;            // host egress class (NIC queue)
-  sim::Time start;           // when it may start (the traffic layer starts it)
+  uint32_t src = 0;  // host ordinal
+  uint32_t dst = 0;  // host ordinal
+  sim::Bytes size;   // payload bytes of the message / transfer
+  uint8_t dscp = 0;  // marked on every packet; switches classify on it
+  uint8_t pcp = 0;   // 802.1p priority (for PCP-trusting switches)
+  uint8_t tc = 0;    // host egress class (NIC queue)
+  sim::Time start;   // when it may start (the traffic layer starts it)
 };
 
 class FlowListener {

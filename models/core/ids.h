@@ -19,9 +19,9 @@ class Id {
   Rep v_ = 0;
 };
 
-using NodeId = Id<struct NodeTag, uint32_t>;     // index into Network::nodes
-using PortIndex = Id<struct PortTag, uint16_t>;  // port number on its node
-using FlowId = Id<struct FlowTag, uint32_t>;     // index into the flow table
+using NodeId = Id<struct NodeTag, uint32_t>;       // index into Network::nodes
+using PortIndex = Id<struct PortTag, uint16_t>;    // port number on its node
+using FlowId = Id<struct FlowTag, uint32_t>;       // index into the flow table
 using Priority = Id<struct PriorityTag, uint8_t>;  // traffic class / priority 0..7
 
 inline constexpr int kNumClasses = 8;  // IEEE 802.1Q priorities / traffic classes

@@ -37,8 +37,8 @@ void Network::add_port(Node& owner, PortIndex index, Node& peer, PortIndex peer_
 }
 
 uint32_t Network::declare_link(Node& a, PortIndex pa, Node& b, PortIndex pb) {
-  XOFF_CHECK(pa.value() < a.num_ports() && pb.value() < b.num_ports() &&
-                 &a.port(pa).peer() == &b && &b.port(pb).peer() == &a,
+  XOFF_CHECK(pa.value() < a.num_ports() && pb.value() < b.num_ports() && &a.port(pa).peer() == &b &&
+                 &b.port(pb).peer() == &a,
              "declared link does not match its ports");
   links_.push_back(LinkEnds{a.id(), pa, b.id(), pb});
   return static_cast<uint32_t>(links_.size() - 1);
@@ -90,7 +90,8 @@ void Network::check_conservation() const {
   XOFF_CHECK(ledger_.created_packets == accounted,
              "packet conservation: created " + std::to_string(ledger_.created_packets) +
                  " != consumed " + std::to_string(ledger_.consumed_packets) + " + dropped " +
-                 std::to_string(ledger_.total_dropped_packets()) + " + live " + std::to_string(live));
+                 std::to_string(ledger_.total_dropped_packets()) + " + live " +
+                 std::to_string(live));
   int64_t held_bytes = 0;
   size_t held_packets = 0;
   for (const auto& n : nodes_) {
@@ -100,9 +101,9 @@ void Network::check_conservation() const {
       held_packets += p.held_packets();
     }
   }
-  XOFF_CHECK(held_packets == pool_.live(),
-             "packet conservation: " + std::to_string(pool_.live()) + " live packets but ports hold " +
-                 std::to_string(held_packets));
+  XOFF_CHECK(held_packets == pool_.live(), "packet conservation: " + std::to_string(pool_.live()) +
+                                               " live packets but ports hold " +
+                                               std::to_string(held_packets));
   const int64_t bytes_left =
       ledger_.created_bytes - ledger_.consumed_bytes - ledger_.total_dropped_bytes();
   XOFF_CHECK(bytes_left == held_bytes,
@@ -141,8 +142,9 @@ void Network::report_counters() {
       if (n->id().value() >= node_drops_.size()) break;
       const NodeDrops& d = node_drops_[n->id().value()];
       if (d.packets[r] == 0) continue;
-      recorder_->drop_counters(DropCounters{
-          n->name(), std::string(drop_reason_name(static_cast<DropReason>(r))), d.packets[r], d.bytes[r]});
+      recorder_->drop_counters(
+          DropCounters{n->name(), std::string(drop_reason_name(static_cast<DropReason>(r))),
+                       d.packets[r], d.bytes[r]});
     }
   }
 }

@@ -13,13 +13,13 @@
 namespace xoff::models {
 
 enum class PacketKind : uint8_t {
-  kRoceData,   // RoCEv2 SEND/WRITE segment, seq = PSN
-  kRoceAck,    // cumulative ACK, ack = next expected PSN
-  kRoceNak,    // out-of-sequence NAK (go-back-N), ack = expected PSN
-  kCnp,        // DCQCN congestion notification (NP -> RP)
-  kPause,      // IEEE 802.1Qbb per-priority PAUSE (quanta 0 = XON)
-  kTcpData,    // TCP segment, seq = first byte
-  kTcpAck,     // TCP ACK, ack = next expected byte, ece = ECN echo
+  kRoceData,  // RoCEv2 SEND/WRITE segment, seq = PSN
+  kRoceAck,   // cumulative ACK, ack = next expected PSN
+  kRoceNak,   // out-of-sequence NAK (go-back-N), ack = expected PSN
+  kCnp,       // DCQCN congestion notification (NP -> RP)
+  kPause,     // IEEE 802.1Qbb per-priority PAUSE (quanta 0 = XON)
+  kTcpData,   // TCP segment, seq = first byte
+  kTcpAck,    // TCP ACK, ack = next expected byte, ece = ECN echo
 };
 
 // Which endpoint transport handles a packet at a host.
@@ -30,32 +30,32 @@ inline constexpr int kMaxProtocols = 3;
 
 struct Packet {
   uint64_t id = 0;
-  sim::Time created;             // injected at the source
-  sim::Time enqueued;            // entered its current queue
-  int64_t seq = 0;               // PSN (RoCE) or byte sequence (TCP)
-  int64_t ack = 0;               // cumulative acknowledgement
-  sim::Bytes size;               // bytes on the wire, headers included
-  uint32_t payload = 0;          // payload bytes
-  uint32_t flow = 0;             // FlowId value (QP or connection)
-  uint32_t conn = 0;             // endpoint demux: connection slot at the receiving
-                                 // transport (a TCP port, in effect); 0 if unused
-  uint32_t src = 0;              // source host ordinal
-  uint32_t dst = 0;              // destination host ordinal
-  uint32_t hash = 0;             // flow hash for ECMP
+  sim::Time created;                       // injected at the source
+  sim::Time enqueued;                      // entered its current queue
+  int64_t seq = 0;                         // PSN (RoCE) or byte sequence (TCP)
+  int64_t ack = 0;                         // cumulative acknowledgement
+  sim::Bytes size;                         // bytes on the wire, headers included
+  uint32_t payload = 0;                    // payload bytes
+  uint32_t flow = 0;                       // FlowId value (QP or connection)
+  uint32_t conn = 0;                       // endpoint demux: connection slot at the receiving
+                                           // transport (a TCP port, in effect); 0 if unused
+  uint32_t src = 0;                        // source host ordinal
+  uint32_t dst = 0;                        // destination host ordinal
+  uint32_t hash = 0;                       // flow hash for ECMP
   std::array<uint16_t, 8> pause_quanta{};  // per class, kPause only
-  uint16_t in_port = 0;          // ingress port at the current switch
-  uint8_t pause_enable = 0;      // class-enable vector, kPause only
+  uint16_t in_port = 0;                    // ingress port at the current switch
+  uint8_t pause_enable = 0;                // class-enable vector, kPause only
   PacketKind kind = PacketKind::kRoceData;
   Protocol protocol = Protocol::kNone;
-  uint8_t tc = 0;                // traffic class (egress queue) at this hop
-  uint8_t pg = 0;                // ingress priority group at this switch
-  uint8_t dscp = 0;              // DSCP carried in the IP header
-  uint8_t pcp = 0;               // 802.1p priority in the VLAN tag
+  uint8_t tc = 0;    // traffic class (egress queue) at this hop
+  uint8_t pg = 0;    // ingress priority group at this switch
+  uint8_t dscp = 0;  // DSCP carried in the IP header
+  uint8_t pcp = 0;   // 802.1p priority in the VLAN tag
   uint8_t ttl = 64;
-  bool ecn_capable = false;      // ECT(0)/ECT(1)
-  bool ce = false;               // Congestion Experienced
-  bool ece = false;              // TCP ECN-Echo / DCTCP echo
-  bool last = false;             // last segment of a message
+  bool ecn_capable = false;  // ECT(0)/ECT(1)
+  bool ce = false;           // Congestion Experienced
+  bool ece = false;          // TCP ECN-Echo / DCTCP echo
+  bool last = false;         // last segment of a message
 };
 static_assert(sizeof(Packet) <= 128, "Packet must stay small: it is copied through pools");
 

@@ -1,9 +1,9 @@
 #include "models/core/port.h"
 
-#include "models/core/network.h"
-#include "models/core/node.h"
 #include <algorithm>
 
+#include "models/core/network.h"
+#include "models/core/node.h"
 #include "sim/check.h"
 
 namespace xoff::models {
@@ -180,7 +180,8 @@ void EgressPort::apply_pause(const PendingPause& pp) {
   const sim::Duration quantum = sim::tx_time(sim::Bytes(64), rate_);  // 512 bits
   for (int tc = 0; tc < kNumClasses; ++tc) {
     if (!((pp.enable >> tc) & 1)) continue;
-    if (pause_open_[tc] && paused_until_[tc] <= sim_.now()) close_pause_interval(tc, paused_until_[tc]);
+    if (pause_open_[tc] && paused_until_[tc] <= sim_.now())
+      close_pause_interval(tc, paused_until_[tc]);
     paused_until_[tc] = sim_.now() + quantum * pp.quanta[tc];
     if (pp.quanta[tc] == 0) {
       if (pause_open_[tc]) close_pause_interval(tc, sim_.now());
@@ -212,8 +213,12 @@ void EgressPort::arm_resume() {
 
 void EgressPort::handle_event(uint64_t tag) {
   switch (tag) {
-    case kTxDone: on_tx_done(); break;
-    case kArrive: on_arrive(); break;
+    case kTxDone:
+      on_tx_done();
+      break;
+    case kArrive:
+      on_arrive();
+      break;
     case kApplyPause:
       while (!pending_pauses_.empty() && pending_pauses_.front().apply_at <= sim_.now()) {
         apply_pause(pending_pauses_.pop_front());
@@ -222,12 +227,14 @@ void EgressPort::handle_event(uint64_t tag) {
       break;
     case kResume:
       for (int tc = 0; tc < kNumClasses; ++tc) {
-        if (pause_open_[tc] && paused_until_[tc] <= sim_.now()) close_pause_interval(tc, paused_until_[tc]);
+        if (pause_open_[tc] && paused_until_[tc] <= sim_.now())
+          close_pause_interval(tc, paused_until_[tc]);
       }
       arm_resume();
       if (!busy_) try_send();
       break;
-    default: XOFF_CHECK(false, "unknown port event");
+    default:
+      XOFF_CHECK(false, "unknown port event");
   }
 }
 

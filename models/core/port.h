@@ -30,9 +30,9 @@ class Network;
 class Node;
 
 struct SchedulerConfig {
-  std::array<bool, kNumClasses> strict{};        // strict-priority classes
+  std::array<bool, kNumClasses> strict{};                            // strict-priority classes
   std::array<uint32_t, kNumClasses> weight{1, 1, 1, 1, 1, 1, 1, 1};  // DWRR weights
-  sim::Bytes quantum_unit{1500};                 // bytes per weight unit per round
+  sim::Bytes quantum_unit{1500};  // bytes per weight unit per round
 };
 
 struct PortCounters {
@@ -131,8 +131,8 @@ class EgressPort final : public sim::EventHandler {
   std::array<int64_t, kNumClasses> bytes_{};
   Ring<Packet*> control_;
   std::array<int64_t, kNumClasses> deficit_{};
-  int dwrr_next_ = 0;         // class whose turn it is in the DWRR round
-  bool dwrr_fresh_ = true;    // the current class has not yet received its quantum
+  int dwrr_next_ = 0;       // class whose turn it is in the DWRR round
+  bool dwrr_fresh_ = true;  // the current class has not yet received its quantum
 
   std::array<sim::Time, kNumClasses> paused_until_{};
   std::array<sim::Time, kNumClasses> pause_started_{};  // start of the open pause interval

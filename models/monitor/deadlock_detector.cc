@@ -94,8 +94,8 @@ DeadlockRecord DeadlockDetector::make_record(const std::vector<Vertex>& v,
   r.formed = sim::Time::zero();
   for (int i : cycle) {
     const EgressPort& p = net_.node(v[i].node).port(v[i].port);
-    DeadlockMember m{net_.node(v[i].node).name(), v[i].port.value(),
-                     static_cast<uint8_t>(v[i].tc), p.queued_bytes(v[i].tc)};
+    DeadlockMember m{net_.node(v[i].node).name(), v[i].port.value(), static_cast<uint8_t>(v[i].tc),
+                     p.queued_bytes(v[i].tc)};
     r.formed = std::max(r.formed, p.last_dequeue(v[i].tc));
     r.stuck_bytes += m.queued_bytes;
     r.members.push_back(std::move(m));

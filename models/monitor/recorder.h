@@ -14,20 +14,20 @@ namespace xoff::models {
 // A flow (RoCE message or TCP transfer) that finished: FCT and slowdown.
 struct FlowRecord {
   uint32_t flow_id = 0;
-  std::string name;          // scenario-given name or "f<id>"
-  std::string protocol;      // "roce" | "tcp"
-  uint32_t src_host = 0;     // host ordinal (0..H-1)
+  std::string name;       // scenario-given name or "f<id>"
+  std::string protocol;   // "roce" | "tcp"
+  uint32_t src_host = 0;  // host ordinal (0..H-1)
   uint32_t dst_host = 0;
   uint8_t traffic_class = 0;
   int64_t size_bytes = 0;
   sim::Time start;
   sim::Time finish;
-  sim::Duration ideal_fct;   // size at the bottleneck line rate + base RTT/2
+  sim::Duration ideal_fct;  // size at the bottleneck line rate + base RTT/2
   int64_t retransmitted_bytes = 0;
   double slowdown() const {
-    return ideal_fct.count_ps() > 0
-               ? static_cast<double>((finish - start).count_ps()) / static_cast<double>(ideal_fct.count_ps())
-               : 0.0;
+    return ideal_fct.count_ps() > 0 ? static_cast<double>((finish - start).count_ps()) /
+                                          static_cast<double>(ideal_fct.count_ps())
+                                    : 0.0;
   }
 };
 
@@ -37,7 +37,7 @@ struct PfcEventRecord {
   std::string node;
   uint16_t port = 0;
   uint8_t traffic_class = 0;
-  bool sent = true;          // true: this port sent it upstream; false: received
+  bool sent = true;  // true: this port sent it upstream; false: received
   uint16_t quanta = 0;
 };
 
@@ -60,8 +60,8 @@ struct DeadlockMember {
 
 // A cycle of paused queues that made no progress for the detection window.
 struct DeadlockRecord {
-  sim::Time formed;    // when the last member of the cycle became paused
-  sim::Time detected;  // formed + window (or later, at a detector poll)
+  sim::Time formed;                     // when the last member of the cycle became paused
+  sim::Time detected;                   // formed + window (or later, at a detector poll)
   std::vector<DeadlockMember> members;  // in cycle order
   int64_t stuck_bytes = 0;
 };
@@ -74,7 +74,7 @@ struct CollectiveRecord {
   int64_t size_bytes = 0;
   sim::Time start;
   sim::Time finish;
-  sim::Duration ideal;    // 2(N-1)/N * S / B
+  sim::Duration ideal;  // 2(N-1)/N * S / B
   std::vector<sim::Duration> step_times;
 };
 
@@ -96,15 +96,16 @@ struct QueueCounters {
   int64_t ecn_marked = 0;
   int64_t dropped_packets = 0;  // all reasons, this queue
   int64_t peak_bytes = 0;
-  int64_t pause_sent = 0;       // XOFF frames sent from this port for this class
+  int64_t pause_sent = 0;  // XOFF frames sent from this port for this class
   int64_t pause_received = 0;
-  sim::Duration paused_time;    // total time this queue was paused
+  sim::Duration paused_time;  // total time this queue was paused
 };
 
 // End-of-run drop counts by reason for a node.
 struct DropCounters {
   std::string node;
-  std::string reason;  // "lossless_violation" | "lossy_egress" | "lossy_ingress" | "link_down" | "watchdog" | "no_route" | "ttl"
+  std::string reason;  // "lossless_violation" | "lossy_egress" | "lossy_ingress" | "link_down" |
+                       // "watchdog" | "no_route" | "ttl"
   int64_t packets = 0;
   int64_t bytes = 0;
 };
@@ -119,7 +120,7 @@ struct BufferCounters {
   int64_t peak_shared_bytes = 0;
   int64_t peak_headroom_bytes = 0;
   int64_t peak_pg_headroom_bytes = 0;  // the most one (port, PG) ever held in headroom
-  int64_t xoff_episodes = 0;        // XOFF decisions (refreshes not counted)
+  int64_t xoff_episodes = 0;           // XOFF decisions (refreshes not counted)
   int64_t xon_sent = 0;
   int64_t watchdog_storms = 0;
 };

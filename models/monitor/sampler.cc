@@ -6,17 +6,23 @@ namespace xoff::models {
 namespace {
 const char* kind_name(ProbeKind k) {
   switch (k) {
-    case ProbeKind::kQueueBytes: return "queue_bytes";
-    case ProbeKind::kPaused: return "paused";
-    case ProbeKind::kTxGbps: return "tx_gbps";
+    case ProbeKind::kQueueBytes:
+      return "queue_bytes";
+    case ProbeKind::kPaused:
+      return "paused";
+    case ProbeKind::kTxGbps:
+      return "tx_gbps";
   }
   return "?";
 }
 const char* kind_unit(ProbeKind k) {
   switch (k) {
-    case ProbeKind::kQueueBytes: return "bytes";
-    case ProbeKind::kPaused: return "bool";
-    case ProbeKind::kTxGbps: return "Gbps";
+    case ProbeKind::kQueueBytes:
+      return "bytes";
+    case ProbeKind::kPaused:
+      return "bool";
+    case ProbeKind::kTxGbps:
+      return "Gbps";
   }
   return "?";
 }
@@ -28,8 +34,7 @@ Sampler::Sampler(Network& net, sim::Duration interval, std::vector<Probe> probes
 }
 
 std::string Sampler::series_name(const Network& net, const Probe& p) {
-  std::string s = std::string(kind_name(p.kind)) + "/" +
-                  net.node(p.node).name() + "/p" +
+  std::string s = std::string(kind_name(p.kind)) + "/" + net.node(p.node).name() + "/p" +
                   std::to_string(p.port.value());
   if (p.kind != ProbeKind::kTxGbps) s += "/tc" + std::to_string(p.tc);
   return s;
@@ -56,8 +61,12 @@ void Sampler::handle_event(uint64_t) {
     const EgressPort& port = net_.node(p.node).port(p.port);
     double v = 0;
     switch (p.kind) {
-      case ProbeKind::kQueueBytes: v = static_cast<double>(port.queued_bytes(p.tc)); break;
-      case ProbeKind::kPaused: v = port.paused(p.tc) ? 1.0 : 0.0; break;
+      case ProbeKind::kQueueBytes:
+        v = static_cast<double>(port.queued_bytes(p.tc));
+        break;
+      case ProbeKind::kPaused:
+        v = port.paused(p.tc) ? 1.0 : 0.0;
+        break;
       case ProbeKind::kTxGbps: {
         const int64_t tx = port_tx_bytes(p);
         v = static_cast<double>(tx - last_tx_[i]) * 8.0 / interval_.to_seconds() / 1e9;

@@ -36,7 +36,6 @@
 
 namespace xoff::models {
 
-
 struct HeadroomInput {
   sim::BitsPerSecond rate;
   int64_t cable_length_mm = 0;

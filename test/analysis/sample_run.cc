@@ -78,10 +78,10 @@ void record_counters(H5Recorder& rec) {
   }
   rec.drop_counters({"sw2", "lossless_violation", 3, 3000});
   rec.drop_counters({"sw2", "watchdog", 70, 70'000});
-  rec.buffer_counters({"sw1", 16'000'000, 15'000'000, 1'000'000, 2'500'000, 2'400'000, 36'000,
-                       36'000, 12, 11, 0});
-  rec.buffer_counters({"sw2", 4'000'000, 3'000'000, 1'000'000, 3'999'000, 2'950'000, 999'000,
-                       48'000, 40, 39, 1});
+  rec.buffer_counters(
+      {"sw1", 16'000'000, 15'000'000, 1'000'000, 2'500'000, 2'400'000, 36'000, 36'000, 12, 11, 0});
+  rec.buffer_counters(
+      {"sw2", 4'000'000, 3'000'000, 1'000'000, 3'999'000, 2'950'000, 999'000, 48'000, 40, 39, 1});
 }
 
 void record_series(H5Recorder& rec) {

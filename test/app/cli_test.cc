@@ -17,7 +17,8 @@ class CliTest : public ::testing::Test {
  protected:
   void SetUp() override {
     dir_ = fs::temp_directory_path() /
-           ("xoff_cli_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+           ("xoff_cli_" +
+            std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
     fs::remove_all(dir_);
     fs::create_directories(dir_);
   }
@@ -116,9 +117,10 @@ TEST_F(CliTest, UnknownHostAndMissingFileAreBadInput) {
 }
 
 TEST_F(CliTest, GeneratorInputTheModelsWouldRefuseIsRefusedWithAPosition) {
-  const std::string f = write("c.toml", std::string(kGood) +
-                                            "[[collective]]\nhosts = [\"h0\", \"h0\"]\nsize = \"1MB\"\n"
-                                            "[[traffic.rpc]]\nclient = \"h1\"\nserver = \"h1\"\n");
+  const std::string f =
+      write("c.toml", std::string(kGood) +
+                          "[[collective]]\nhosts = [\"h0\", \"h0\"]\nsize = \"1MB\"\n"
+                          "[[traffic.rpc]]\nclient = \"h1\"\nserver = \"h1\"\n");
   ::testing::internal::CaptureStderr();
   EXPECT_EQ(cmd_run(args(f)), 2);
   const std::string err = ::testing::internal::GetCapturedStderr();

@@ -20,8 +20,8 @@ TEST(Pool, ReusesReleasedSlotsAndCountsLive) {
   EXPECT_EQ(pool.live(), 2u);
   pool.release(x);
   Item& z = pool.acquire();
-  EXPECT_EQ(&z, &x);   // LIFO reuse keeps the hot slot in cache
-  EXPECT_EQ(z.a, 0);   // handed out value-initialised
+  EXPECT_EQ(&z, &x);  // LIFO reuse keeps the hot slot in cache
+  EXPECT_EQ(z.a, 0);  // handed out value-initialised
   pool.release(y);
   pool.release(z);
   EXPECT_EQ(pool.live(), 0u);

@@ -111,7 +111,9 @@ struct Chatter final : EventHandler {
   Rng rng{42, "chatter"};
   int left = 1000;
   void handle_event(uint64_t) override {
-    if (--left > 0) sim->schedule_in(Duration::ps(static_cast<int64_t>(rng.uniform_int(1000))), *this, rng.next_u64() & 7);
+    if (--left > 0)
+      sim->schedule_in(Duration::ps(static_cast<int64_t>(rng.uniform_int(1000))), *this,
+                       rng.next_u64() & 7);
   }
 };
 

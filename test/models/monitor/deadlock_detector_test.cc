@@ -65,8 +65,8 @@ TEST(DeadlockDetector, ReportsCycleOfPausedQueuesWithMembersAndBytes) {
   for (size_t i = 0; i < 3; ++i) {
     const auto& m = r.members[i];
     const auto& next = r.members[(i + 1) % 3];
-    const Node& n = t.net.node(NodeId(static_cast<uint32_t>(
-        std::find(names.begin(), names.end(), m.node) - names.begin())));
+    const Node& n = t.net.node(NodeId(
+        static_cast<uint32_t>(std::find(names.begin(), names.end(), m.node) - names.begin())));
     EXPECT_EQ(n.port(PortIndex(m.port)).peer().name(), next.node);
     EXPECT_EQ(m.traffic_class, 3);
   }
