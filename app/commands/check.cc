@@ -45,6 +45,9 @@ int cmd_check(const CheckArgs& a) {
     } catch (const config::ScenarioError& e) {
       std::fprintf(stderr, "%s\n", e.what());
       rc = 2;
+    } catch (const std::exception& e) {  // a model refused input the schema let through
+      std::fprintf(stderr, "%s: error: %s\n", file.c_str(), e.what());
+      rc = 2;
     }
   }
   return rc;

@@ -28,12 +28,12 @@ void Progress::update(sim::Time now, uint64_t events, uint64_t flows_done, uint6
                                                   static_cast<double>(total_.count_ps())
                                             : 0.0;
   const double eta = frac > 0 ? wall * (1 - frac) / frac : 0.0;
-  std::fprintf(stderr, "\r  sim %s / %s (%3.0f%%)  %.2f M events/s  flows %llu/%llu  ETA <= %.0fs   ",
-               sim::format_duration(now.since_epoch()).c_str(),
-               sim::format_duration(total_).c_str(), 100 * frac,
-               wall > 0 ? static_cast<double>(events) / wall / 1e6 : 0.0,
-               static_cast<unsigned long long>(flows_done),
-               static_cast<unsigned long long>(flows_total), eta);
+  std::fprintf(
+      stderr, "\r  sim %s / %s (%3.0f%%)  %.2f M events/s  flows %llu/%llu  ETA <= %.0fs   ",
+      sim::format_duration(now.since_epoch()).c_str(), sim::format_duration(total_).c_str(),
+      100 * frac, wall > 0 ? static_cast<double>(events) / wall / 1e6 : 0.0,
+      static_cast<unsigned long long>(flows_done), static_cast<unsigned long long>(flows_total),
+      eta);
   printed_ = true;
 }
 

@@ -82,7 +82,7 @@ RunOutcome run_scenario(const RunArgs& a) {
   std::unique_ptr<World> world;
   try {
     world = std::make_unique<World>(cfg, rec);
-  } catch (const std::invalid_argument& e) {  // a model refused input the schema let through
+  } catch (const std::exception& e) {  // a model refused input the schema let through
     std::fprintf(stderr, "%s: error: %s\n", a.scenario.c_str(), e.what());
     out.exit_code = 2;
     return out;

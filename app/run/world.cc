@@ -1,5 +1,7 @@
 #include "app/run/world.h"
 
+#include <algorithm>
+
 #include "app/run/faults.h"
 #include "models/topology/routing.h"
 #include "models/traffic/generators.h"
@@ -7,32 +9,54 @@
 namespace xoff::app {
 namespace {
 
-// One-way base delay and bottleneck rate from host `src` to host `dst` along the
-// first next hop of every switch: propagation of each link plus store-and-forward
-// of one full frame at every switch.
-struct PathInfo {
-  sim::Duration delay;
-  sim::BitsPerSecond bottleneck{INT64_MAX};
-};
-
-PathInfo path_info(const models::Topology& t, const models::ForwardingTables& ft, uint32_t src,
-                   uint32_t dst, sim::Bytes frame) {
-  PathInfo info;
+// The links from host `src` to host `dst` along the first next hop at every
+// switch (the path an idle fabric's ECMP might pick; all are equal length).
+std::vector<const models::LinkSpec*> path(const models::Topology& t,
+                                          const models::ForwardingTables& ft, uint32_t src,
+                                          uint32_t dst) {
+  std::vector<const models::LinkSpec*> links;
   uint32_t node = t.host_node(src);
   uint16_t port = 0;
   for (int hops = 0; hops < 64; ++hops) {
     const models::PortPeer peer = t.peer(node, port);
-    const models::LinkSpec& l = t.links[peer.link];
-    info.delay += l.delay + (hops > 0 ? sim::tx_time(frame, l.rate) : sim::Duration::zero());
-    if (l.rate < info.bottleneck) info.bottleneck = l.rate;
+    links.push_back(&t.links[peer.link]);
     node = peer.node;
     if (t.nodes[node].kind == models::NodeKind::kHost) break;
     const auto next = ft.next_hops(node, dst);
     if (next.empty()) break;
     port = next[0].value();
   }
-  return info;
+  return links;
 }
+
+// Ideal FCT of a flow alone on an idle fabric, as the sender measures it (to
+// the last ACK): every frame at the bottleneck rate, the last one stored and
+// forwarded by each switch, the propagation there, and the ACK back (stored
+// and forwarded at every hop). Exact on an idle path of equal-rate links.
+struct IdealFct {
+  const models::Topology* topo;
+  models::ForwardingTables tables;
+  models::RoceConfig roce;
+  models::TcpConfig tcp;
+
+  sim::Duration operator()(const models::FlowSpec& f) const {
+    const bool is_tcp = f.protocol == models::Protocol::kTcp;
+    const sim::Bytes mtu = is_tcp ? tcp.mss : roce.mtu;
+    const sim::Bytes header = is_tcp ? tcp.header_bytes : models::kRoceDataHeaderBytes;
+    const sim::Bytes ack = is_tcp ? tcp.min_frame : models::kRoceAckBytes;
+    const int64_t packets = (f.size.count() + mtu.count() - 1) / mtu.count();
+    const sim::Bytes last = f.size - mtu * (packets - 1) + header;
+    sim::BitsPerSecond bottleneck{INT64_MAX};
+    sim::Duration fixed;
+    const auto links = path(*topo, tables, f.src, f.dst);
+    for (size_t i = 0; i < links.size(); ++i) {
+      bottleneck = std::min(bottleneck, links[i]->rate);
+      fixed += links[i]->delay * 2 + sim::tx_time(ack, links[i]->rate);
+      if (i > 0) fixed += sim::tx_time(last, links[i]->rate);
+    }
+    return sim::tx_time(f.size + header * packets, bottleneck) + fixed;
+  }
+};
 
 }  // namespace
 
@@ -81,22 +105,16 @@ void World::build_nodes() {
     net_.declare_link(net_.node(models::NodeId(l.a)), models::PortIndex(l.a_port),
                       net_.node(models::NodeId(l.b)), models::PortIndex(l.b_port));
   }
-  for (models::Host* h : hosts_)
+  for (models::Host* h : hosts_) {
     h->nic_port().set_response_delay(cfg_.switch_config.pfc.response_delay);
+    h->nic_port().set_scheduler(cfg_.switch_config.scheduler);  // NIC ETS like the switches'
+  }
 }
 
 void World::build_routes() {
   const auto tables = compute_routes(cfg_, models::all_links_up(cfg_.topology));
   install_routes(tables, switches_, cfg_.topology, sim::Time::zero(), true);
-  const sim::Bytes frame = cfg_.roce.mtu + models::kRoceDataHeaderBytes;
-  const models::Topology& t = cfg_.topology;
-  const models::RoceConfig& roce = cfg_.roce;
-  traffic_.set_ideal_fct_fn([&t, tables, frame, roce](const models::FlowSpec& f) {
-    const PathInfo p = path_info(t, tables, f.src, f.dst, frame);
-    const int64_t packets = (f.size.count() + roce.mtu.count() - 1) / roce.mtu.count();
-    const sim::Bytes wire = f.size + models::kRoceDataHeaderBytes * packets;
-    return sim::tx_time(wire, p.bottleneck) + p.delay;
-  });
+  traffic_.set_ideal_fct_fn(IdealFct{&cfg_.topology, tables, cfg_.roce, cfg_.tcp});
 }
 
 void World::build_endpoints() {

@@ -49,9 +49,19 @@ void read_tcp(std::optional<TableReader> r, models::TcpConfig& c) {
   c.mss = r->optional<sim::Bytes>("mss", c.mss, {.min = sim::Bytes(64), .max = sim::Bytes(9000)});
   c.initial_window =
       r->optional<int64_t>("initial_window", c.initial_window, {.min = 1, .max = 1000});
+  c.max_rto = r->optional<sim::Duration>("max_rto", c.max_rto, {.min = sim::Duration::us(1)});
   c.min_rto = r->optional<sim::Duration>("min_rto", c.min_rto, {.min = sim::Duration::us(1)});
+  // Unless given, the first RTO sits at the floor (a warm connection, tcp_config.h).
   c.initial_rto =
       r->optional<sim::Duration>("initial_rto", c.min_rto, {.min = sim::Duration::us(1)});
+  if (c.min_rto > c.max_rto) {
+    r->error_at("min_rto", r->path_of("min_rto") + " (" + config::show(c.min_rto) +
+                               ") must not exceed " + r->path_of("max_rto") + " (" +
+                               config::show(c.max_rto) + ")");
+  } else if (c.initial_rto < c.min_rto || c.initial_rto > c.max_rto) {
+    r->error_at("initial_rto", r->path_of("initial_rto") + " (" + config::show(c.initial_rto) +
+                                   ") must lie between min_rto and max_rto");
+  }
   c.dctcp_g = r->optional<double>("dctcp_g", c.dctcp_g, {.min = 1e-6, .max = 1.0});
   c.delayed_ack = r->optional<bool>("delayed_ack", c.delayed_ack);
 }

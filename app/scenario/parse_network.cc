@@ -34,6 +34,16 @@ std::optional<uint32_t> read_link(TableReader& r, std::string_view key, Names& n
   return std::nullopt;
 }
 
+// r[key] names a switch (not a host), or nullopt with an error.
+std::optional<uint32_t> read_switch(TableReader& r, std::string_view key, Names& names) {
+  const auto n = names.node(r, key);
+  if (n && names.topology().nodes[*n].kind != models::NodeKind::kSwitch) {
+    r.error_at(key, "\"" + names.topology().nodes[*n].name + "\" is a host; expected a switch");
+    return std::nullopt;
+  }
+  return n;
+}
+
 }  // namespace
 
 void read_routing(std::optional<TableReader> r, Names& names, RoutingConfig& out) {
@@ -41,18 +51,25 @@ void read_routing(std::optional<TableReader> r, Names& names, RoutingConfig& out
   const std::string mode = r->choice("mode", {"ecmp", "up_down"}, "ecmp");
   out.mode = mode == "up_down" ? RoutingMode::kUpDown : RoutingMode::kEcmp;
   if (r->has("root")) {
-    if (auto n = names.node(*r, "root")) out.root = *n;
+    if (auto n = read_switch(*r, "root", names)) out.root = *n;
   }
   out.convergence_delay = r->optional<sim::Duration>("convergence_delay", out.convergence_delay,
                                                      {.min = sim::Duration::zero()});
   const models::Topology& t = names.topology();
   for (TableReader s : r->array_of_tables("static")) {
-    const auto sw = names.node(s, "switch");
+    const auto sw = read_switch(s, "switch", names);
     const auto dst = names.host(s, "dst");
     models::StaticRoute route;
     for (const std::string& via : s.array<std::string>("via")) {
       const auto nb = names.node_name(s, "via", via);
       if (!sw || !nb) continue;
+      // A packet handed to a host is delivered there: only the destination itself.
+      if (t.nodes[*nb].kind == models::NodeKind::kHost && (!dst || t.host_ordinal(*nb) != *dst)) {
+        s.error_at("via", "\"" + via +
+                              "\" is a host other than the destination; a route can only "
+                              "reach a host that is its destination");
+        continue;
+      }
       const auto ports = ports_towards(t, *sw, *nb);
       if (ports.empty())
         s.error_at("via", "\"" + via + "\" is not a neighbour of \"" + t.nodes[*sw].name + "\"");

@@ -38,6 +38,11 @@ void read_buffer(std::optional<TableReader> r, models::MmuConfig& m, bool pfc_en
     eg.alpha = r->optional<double>("egress_alpha", eg.alpha, {.min = 0.0, .max = 64.0});
     eg.static_limit =
         r->optional<sim::Bytes>("egress_static_limit", eg.static_limit, {.min = sim::Bytes(0)});
+    if (eg.alpha == 0 && eg.static_limit.count() == 0) {
+      r->error_at("egress_static_limit", r->path_of("egress_alpha") +
+                                             " = 0 selects a static limit: set " +
+                                             r->path_of("egress_static_limit"));
+    }
     if (pg.alpha == 0 && pg.static_limit.count() == 0) {
       r->error_at("static_limit", r->path_of("alpha") + " = 0 selects a static limit: set " +
                                       r->path_of("static_limit"));

@@ -27,8 +27,12 @@ class Node {
     (void)port;
     (void)p;
   }
-  // Port `port` has finished a transmission and may accept more (hosts refill).
+  // Port `port` is idle and may accept more (hosts refill): after a
+  // transmission, or when a pause ends or the link comes back.
   virtual void on_port_idle(PortIndex port) { (void)port; }
+  // `p` is removed from a queue of `port` without being sent (link down,
+  // watchdog drop); it is dropped right after. Default: as for a dequeue.
+  virtual void on_discard(PortIndex port, Packet& p) { on_dequeue(port, p); }
   // End of run: node-level counters beyond the ports' (a switch's buffer peaks).
   virtual void report_counters(Recorder& r) const { (void)r; }
 

@@ -47,8 +47,8 @@ size_t EgressPort::held_packets() const {
 
 void EgressPort::enqueue(Packet& p) {
   if (!up_) {
-    net_.drop(p, DropReason::kLinkDown, owner_);
     ++counters_.dropped[p.tc];
+    net_.drop(p, DropReason::kLinkDown, owner_);  // releases p
     return;
   }
   p.enqueued = sim_.now();
@@ -185,13 +185,23 @@ void EgressPort::apply_pause(const PendingPause& pp) {
     paused_until_[tc] = sim_.now() + quantum * pp.quanta[tc];
     if (pp.quanta[tc] == 0) {
       if (pause_open_[tc]) close_pause_interval(tc, sim_.now());
-    } else if (!pause_open_[tc]) {
+    } else if (!pause_open_[tc] && !ignore_pause_[tc]) {
       pause_open_[tc] = true;
       pause_started_[tc] = sim_.now();
     }
   }
   arm_resume();
-  if (!busy_) try_send();
+  kick();
+}
+
+// After anything that can make a class eligible again (pause over, pause
+// ignored, link back up): send if possible, and if the port is still idle,
+// tell the owner, whose transports may be waiting for room that an empty
+// queue would otherwise never announce.
+void EgressPort::kick() {
+  if (busy_) return;
+  try_send();
+  if (!busy_) owner_.on_port_idle(index_);
 }
 
 void EgressPort::close_pause_interval(int tc, sim::Time end) {
@@ -231,16 +241,23 @@ void EgressPort::handle_event(uint64_t tag) {
           close_pause_interval(tc, paused_until_[tc]);
       }
       arm_resume();
-      if (!busy_) try_send();
+      kick();
       break;
     default:
       XOFF_CHECK(false, "unknown port event");
   }
 }
 
+// paused_time counts only pauses in force: an ignored pause is not one.
 void EgressPort::set_ignore_pause(int tc, bool ignore) {
+  if (ignore_pause_[tc] == ignore) return;
   ignore_pause_[tc] = ignore;
-  if (!busy_) try_send();
+  if (ignore && pause_open_[tc]) close_pause_interval(tc, std::min(sim_.now(), paused_until_[tc]));
+  if (!ignore && paused_until_[tc] > sim_.now()) {
+    pause_open_[tc] = true;
+    pause_started_[tc] = sim_.now();
+  }
+  kick();
 }
 
 int64_t EgressPort::flush_class(int tc, DropReason why) {
@@ -251,7 +268,7 @@ int64_t EgressPort::flush_class(int tc, DropReason why) {
     bytes += p->size.count();
     bytes_[tc] -= p->size.count();
     ++counters_.dropped[tc];
-    owner_.on_dequeue(index_, *p);  // releases buffer accounting
+    owner_.on_discard(index_, *p);  // releases buffer accounting; not transmitted
     net_.drop(*p, why, owner_);
   }
   return bytes;
@@ -266,13 +283,22 @@ void EgressPort::drop_all_in_flight() {
   }
 }
 
+// A link that goes down loses its PFC state, as a real MAC does: pauses in
+// force or pending end now (an XON sent meanwhile would have been lost).
 void EgressPort::set_link_up(bool up) {
   if (up_ == up) return;
   up_ = up;
   if (up) {
-    try_send();
+    kick();
     return;
   }
+  while (!pending_pauses_.empty()) pending_pauses_.pop_front();
+  pause_timer_.cancel();
+  for (int tc = 0; tc < kNumClasses; ++tc) {
+    if (pause_open_[tc]) close_pause_interval(tc, std::min(sim_.now(), paused_until_[tc]));
+    if (paused_until_[tc] > sim_.now()) paused_until_[tc] = sim_.now();
+  }
+  resume_timer_.cancel();
   drop_all_in_flight();
   while (!control_.empty()) net_.drop(*control_.pop_front(), DropReason::kLinkDown, owner_);
   for (int tc = 0; tc < kNumClasses; ++tc) flush_class(tc, DropReason::kLinkDown);

@@ -113,6 +113,7 @@ class EgressPort final : public sim::EventHandler {
   void on_arrive();
   void apply_pause(const PendingPause& pp);
   void arm_resume();
+  void kick();
   void close_pause_interval(int tc, sim::Time end);
   void drop_all_in_flight();
 

@@ -103,11 +103,13 @@ DeadlockRecord DeadlockDetector::make_record(const std::vector<Vertex>& v,
   return r;
 }
 
+// A cycle is reported when first found; a cycle that breaks (a watchdog, a
+// link failure) is forgotten, so that it is reported again if it re-forms.
 std::vector<DeadlockRecord> DeadlockDetector::scan() {
   const std::vector<Vertex> v = stuck_queues();
   std::vector<DeadlockRecord> fresh;
-  if (v.size() < 2) return fresh;
-  for (const auto& cycle : find_cycles(v)) {
+  std::set<std::string> present;
+  for (const auto& cycle : v.size() < 2 ? std::vector<std::vector<int>>{} : find_cycles(v)) {
     std::vector<std::string> keys;
     for (int i : cycle) {
       keys.push_back(net_.node(v[i].node).name() + ":" + std::to_string(v[i].port.value()) + ":" +
@@ -116,12 +118,14 @@ std::vector<DeadlockRecord> DeadlockDetector::scan() {
     std::sort(keys.begin(), keys.end());
     std::string key;
     for (auto& k : keys) key += k + " ";
-    if (!seen_.insert(key).second) continue;
+    present.insert(key);
+    if (seen_.count(key) > 0) continue;
     DeadlockRecord r = make_record(v, cycle);
     net_.recorder().deadlock(r);
     reported_.push_back(r);
     fresh.push_back(std::move(r));
   }
+  seen_ = std::move(present);
   return fresh;
 }
 

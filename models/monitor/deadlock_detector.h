@@ -7,7 +7,8 @@
 // and those bytes sit in B's egress queues of class c; so there is an edge from
 // (A, p, c) to every stuck vertex (B, q, c). A strongly connected component
 // (Boost.Graph, Tarjan) with a cycle is a deadlock: a set of queues each waiting
-// on another, none draining. Each distinct cycle is reported once with the time
+// on another, none draining. Each cycle is reported once while it stands (again
+// if it breaks and re-forms), with the time
 // it formed (the last member's last dequeue), its members in cycle order and
 // the bytes stuck in them.
 //
@@ -53,7 +54,7 @@ class DeadlockDetector final : public sim::EventHandler {
   Network& net_;
   DeadlockDetectorConfig cfg_;
   sim::Timer timer_;
-  std::set<std::string> seen_;  // member keys of cycles already reported
+  std::set<std::string> seen_;  // member keys of the cycles standing at the last scan
   std::vector<DeadlockRecord> reported_;
 };
 

@@ -135,10 +135,15 @@ void Switch::admit(Packet& p, PortIndex ingress, PortIndex out) {
 }
 
 void Switch::on_dequeue(PortIndex out, Packet& p) {
+  on_discard(out, p);
+  if (ecn_.at_dequeue()) mark_ecn(port(out), p);
+}
+
+// Buffer release without the dequeue-time ECN judgement: the packet is dropped.
+void Switch::on_discard(PortIndex out, Packet& p) {
   if (mmu_.release(p.in_port, p.pg, out.value(), p.tc, p.size.count())) {
     pfc_.send_xon(PortIndex(p.in_port), p.pg);
   }
-  if (ecn_.at_dequeue()) mark_ecn(port(out), p);
 }
 
 // At enqueue the queue excludes the arriving packet; at dequeue it excludes the

@@ -63,6 +63,7 @@ class Switch final : public Node, private sim::EventHandler {
 
   void receive(Packet& p, PortIndex ingress) override;
   void on_dequeue(PortIndex port, Packet& p) override;
+  void on_discard(PortIndex port, Packet& p) override;
   void report_counters(Recorder& r) const override;
 
   const SwitchConfig& config() const { return cfg_; }

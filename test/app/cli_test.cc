@@ -70,6 +70,8 @@ TEST_F(CliTest, GoodScenarioRunsAndWritesResults) {
   // 8.496 + 0.25488 + 4 = 12.75088 us. ACK: 66 B = 5.28 ns per hop, 4 hops and
   // 4 us: 4.02112 us. FCT = 16.772 us.
   EXPECT_NEAR((data.flows[0].finish - data.flows[0].start).to_us(), 16.772, 1e-6);
+  // Alone on an idle path the flow is its own ideal: slowdown 1.
+  EXPECT_EQ(data.flows[0].ideal_fct, data.flows[0].finish - data.flows[0].start);
 }
 
 TEST_F(CliTest, UnitErrorIsExitTwoWithPositionAndNothingWritten) {

@@ -93,5 +93,26 @@ TEST(DeadlockDetector, CycleShorterThanWindowIsNotReported) {
   EXPECT_TRUE(t.got.empty());
 }
 
+TEST(DeadlockDetector, ReportsACycleAgainWhenItReformsAfterBreaking) {
+  Triangle t;
+  t.stall(t.a, 0, 1000);
+  t.stall(t.b, 1, 1000);
+  t.stall(t.c, 1, 1000);
+  DeadlockDetector d(t.net, {10_us, 100_us, 0xFF});
+  d.start();
+  t.sim.run_until(sim::Time::zero() + 200_us);
+  ASSERT_EQ(t.got.size(), 1u);
+  // The 0xFFFF pauses lapse at 335.5 us: the queues drain and the cycle breaks.
+  t.sim.run_until(sim::Time::zero() + 400_us);
+  EXPECT_EQ(t.got.size(), 1u);
+  // It forms again at 400 us and stands for the 100 us window: a second report.
+  t.stall(t.a, 0, 1000);
+  t.stall(t.b, 1, 1000);
+  t.stall(t.c, 1, 1000);
+  t.sim.run_until(sim::Time::zero() + 600_us);
+  ASSERT_EQ(t.got.size(), 2u);
+  EXPECT_EQ(t.got[1].formed, sim::Time::zero() + 335539200_ps);  // last dequeues at expiry
+}
+
 }  // namespace
 }  // namespace xoff::models
