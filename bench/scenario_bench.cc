@@ -47,23 +47,6 @@ constexpr Case kCases[] = {
     {"allreduce_tcp", "scenarios/allreduce_tcp.toml"},
 };
 
-// app/run/runner.cc run_loop without the progress display.
-void run_to_end(app::World& w) {
-  const app::ScenarioConfig& cfg = w.config();
-  sim::Simulator& sim = w.sim();
-  const sim::Time end = sim::Time::zero() + cfg.duration;
-  const sim::Duration slice = std::max(cfg.duration / 1000, sim::Duration::us(1));
-  sim::Time stop_at = end;
-  bool done = false;
-  while (sim.now() < stop_at) {
-    sim.run_until(std::min(stop_at, sim.now() + slice));
-    if (!done && cfg.stop_when_done && w.traffic_done()) {
-      done = true;
-      stop_at = std::min(end, sim.now() + cfg.drain);
-    }
-  }
-}
-
 // Packet transmissions on every link (data and control frames): packet-hops,
 // a count that does not depend on how a simulator cuts its work into events.
 int64_t packet_hops(models::Network& net) {
@@ -94,7 +77,7 @@ void RunScenario(benchmark::State& state, const app::ScenarioConfig& cfg) {
     w->start();
     state.ResumeTiming();
 
-    run_to_end(*w);
+    w->run();
 
     state.PauseTiming();
     w->net().check_conservation();

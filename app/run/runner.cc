@@ -30,27 +30,6 @@ void set_topology(analysis::H5Recorder& rec, const models::Topology& t) {
   rec.set_topology(std::move(nodes), std::move(links));
 }
 
-// Runs until the duration, or until all traffic finished plus the drain time.
-// Slices depend only on the scenario, so where a run stops is deterministic.
-void run_loop(World& w, Progress& progress) {
-  const ScenarioConfig& cfg = w.config();
-  sim::Simulator& sim = w.sim();
-  const sim::Time end = sim::Time::zero() + cfg.duration;
-  const sim::Duration slice = std::max(cfg.duration / 1000, sim::Duration::us(1));
-  sim::Time stop_at = end;
-  bool done = false;
-  while (sim.now() < stop_at) {
-    sim.run_until(std::min(stop_at, sim.now() + slice));
-    progress.update(sim.now(), sim.events_executed(), w.traffic().flows_finished(),
-                    w.traffic().num_flows());
-    if (!done && cfg.stop_when_done && w.traffic_done()) {
-      done = true;
-      stop_at = std::min(end, sim.now() + cfg.drain);
-    }
-  }
-  progress.finish();
-}
-
 std::string scenario_text(const ScenarioConfig& cfg, const RunArgs& a) {
   std::string text = cfg.text;
   for (const auto& o : a.overrides) text += "\n# --set " + o;
@@ -90,7 +69,7 @@ RunOutcome run_scenario(const RunArgs& a) {
   World& w = *world;
   w.start();
   Progress progress(!a.quiet, cfg.duration);
-  run_loop(w, progress);
+  w.run(&progress);
   w.net().report_counters();
   w.net().check_conservation();
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "app/run/faults.h"
+#include "app/run/progress.h"
 #include "models/topology/routing.h"
 #include "models/traffic/generators.h"
 
@@ -176,6 +177,25 @@ void World::start() {
   if (sampler_) sampler_->start();
   if (rpcs_) rpcs_->start();
   faults_->start();
+}
+
+void World::run(Progress* progress) {
+  const sim::Time end = sim::Time::zero() + cfg_.duration;
+  const sim::Duration slice = std::max(cfg_.duration / 1000, sim::Duration::us(1));
+  sim::Time stop_at = end;
+  bool done = false;
+  while (sim_.now() < stop_at) {
+    sim_.run_until(std::min(stop_at, sim_.now() + slice));
+    if (progress != nullptr) {
+      progress->update(sim_.now(), sim_.events_executed(), traffic_.flows_finished(),
+                       traffic_.num_flows());
+    }
+    if (!done && cfg_.stop_when_done && traffic_done()) {
+      done = true;
+      stop_at = std::min(end, sim_.now() + cfg_.drain);
+    }
+  }
+  if (progress != nullptr) progress->finish();
 }
 
 bool World::traffic_done() const {

@@ -23,6 +23,7 @@
 namespace xoff::app {
 
 class FaultInjector;
+class Progress;
 
 class World {
  public:
@@ -33,6 +34,10 @@ class World {
 
   // Arms the start of traffic, monitors and faults at time zero.
   void start();
+  // Runs until the duration, or until all traffic finished plus the drain
+  // time. Slices depend only on the scenario, so where a run stops is
+  // deterministic. `progress` (may be null) is updated after every slice.
+  void run(Progress* progress = nullptr);
   bool traffic_done() const;
 
   sim::Simulator& sim() { return sim_; }

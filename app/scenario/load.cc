@@ -23,12 +23,10 @@ void read_scenario_section(TableReader r, ScenarioConfig& s) {
       r.optional<sim::Duration>("drain", sim::Duration::us(100), {.min = sim::Duration::zero()});
 }
 
-models::Topology read_spine_leaf(TableReader& r) {
-  models::SpineLeafConfig c;
-  c.leaves = static_cast<int>(r.required<int64_t>("leaves", {.min = 1, .max = 4096}));
-  c.spines = static_cast<int>(r.required<int64_t>("spines", {.min = 1, .max = 4096}));
-  c.hosts_per_leaf =
-      static_cast<int>(r.required<int64_t>("hosts_per_leaf", {.min = 1, .max = 4096}));
+// Host and fabric link rates and delays, shared by the spine-leaf and ring
+// generators. False when a rate was refused (already reported).
+template <class Config>
+bool read_links(TableReader& r, Config& c) {
   c.host_rate = r.required<sim::BitsPerSecond>("host_rate", {.min = sim::BitsPerSecond(1)});
   c.fabric_rate =
       r.optional<sim::BitsPerSecond>("fabric_rate", c.host_rate, {.min = sim::BitsPerSecond(1)});
@@ -36,7 +34,16 @@ models::Topology read_spine_leaf(TableReader& r) {
       r.optional<sim::Duration>("host_delay", sim::Duration::us(1), {.min = sim::Duration::zero()});
   c.fabric_delay =
       r.optional<sim::Duration>("fabric_delay", c.host_delay, {.min = sim::Duration::zero()});
-  if (c.host_rate.count() == 0 || c.fabric_rate.count() == 0) return {};  // already reported
+  return c.host_rate.count() != 0 && c.fabric_rate.count() != 0;
+}
+
+models::Topology read_spine_leaf(TableReader& r) {
+  models::SpineLeafConfig c;
+  c.leaves = static_cast<int>(r.required<int64_t>("leaves", {.min = 1, .max = 4096}));
+  c.spines = static_cast<int>(r.required<int64_t>("spines", {.min = 1, .max = 4096}));
+  c.hosts_per_leaf =
+      static_cast<int>(r.required<int64_t>("hosts_per_leaf", {.min = 1, .max = 4096}));
+  if (!read_links(r, c)) return {};  // already reported
   return models::spine_leaf(c);
 }
 
@@ -45,14 +52,7 @@ models::Topology read_ring(TableReader& r) {
   c.switches = static_cast<int>(r.required<int64_t>("switches", {.min = 3, .max = 4096}));
   c.hosts_per_switch =
       static_cast<int>(r.optional<int64_t>("hosts_per_switch", 1, {.min = 0, .max = 4096}));
-  c.host_rate = r.required<sim::BitsPerSecond>("host_rate", {.min = sim::BitsPerSecond(1)});
-  c.fabric_rate =
-      r.optional<sim::BitsPerSecond>("fabric_rate", c.host_rate, {.min = sim::BitsPerSecond(1)});
-  c.host_delay =
-      r.optional<sim::Duration>("host_delay", sim::Duration::us(1), {.min = sim::Duration::zero()});
-  c.fabric_delay =
-      r.optional<sim::Duration>("fabric_delay", c.host_delay, {.min = sim::Duration::zero()});
-  if (c.host_rate.count() == 0 || c.fabric_rate.count() == 0) return {};  // already reported
+  if (!read_links(r, c)) return {};  // already reported
   return models::ring(c);
 }
 
