@@ -24,7 +24,11 @@ EgressPort::EgressPort(Network& net, Node& owner, PortIndex index, sim::BitsPerS
   XOFF_CHECK(rate.count() > 0, "port rate must be positive");
 }
 
-void EgressPort::set_scheduler(const SchedulerConfig& c) { sched_ = c; }
+void EgressPort::set_scheduler(const SchedulerConfig& c) {
+  sched_ = c;
+  strict_mask_ = 0;
+  for (int tc = 0; tc < kNumClasses; ++tc) strict_mask_ |= sched_.strict[tc] ? 1u << tc : 0u;
+}
 
 int64_t EgressPort::total_queued_bytes() const {
   int64_t sum = 0;
@@ -53,6 +57,7 @@ void EgressPort::enqueue(Packet& p) {
   }
   p.enqueued = sim_.now();
   q_[p.tc].push_back(&p);
+  nonempty_ |= 1u << p.tc;
   bytes_[p.tc] += p.size.count();
   if (bytes_[p.tc] > counters_.peak_bytes[p.tc]) counters_.peak_bytes[p.tc] = bytes_[p.tc];
   if (!busy_) try_send();
@@ -79,13 +84,22 @@ void EgressPort::try_send() {
 Packet* EgressPort::pick(bool& control) {
   control = !control_.empty();
   if (control) return control_.pop_front();
-  for (int tc = kNumClasses - 1; tc >= 0; --tc) {
-    if (sched_.strict[tc] && !q_[tc].empty() && !paused(tc)) return q_[tc].pop_front();
+  // Strict classes, highest first; class masks keep idle classes free.
+  for (unsigned ready = nonempty_ & strict_mask_; ready != 0;) {
+    const int tc = 31 - __builtin_clz(ready);
+    if (!paused(tc)) return pop_class(tc);
+    ready &= ~(1u << tc);
   }
   const int tc = pick_dwrr();
-  if (tc < 0) return nullptr;
+  return tc < 0 ? nullptr : pop_class(tc);
+}
+
+Packet* EgressPort::pop_class(int tc) {
   Packet* p = q_[tc].pop_front();
-  if (q_[tc].empty()) deficit_[tc] = 0;  // DRR: an emptied class keeps no credit
+  if (q_[tc].empty()) {
+    nonempty_ &= ~(1u << tc);
+    deficit_[tc] = 0;  // DRR: an emptied class keeps no credit
+  }
   return p;
 }
 
@@ -95,8 +109,9 @@ Packet* EgressPort::pick(bool& control) {
 // the next eligible class (a bit scan), so idle classes cost nothing.
 int EgressPort::pick_dwrr() {
   unsigned eligible = 0;
-  for (int tc = 0; tc < kNumClasses; ++tc) {
-    if (!sched_.strict[tc] && !q_[tc].empty() && !paused(tc)) eligible |= 1u << tc;
+  for (unsigned c = nonempty_ & ~strict_mask_; c != 0; c &= c - 1) {
+    const int tc = __builtin_ctz(c);
+    if (!paused(tc)) eligible |= 1u << tc;
   }
   if (eligible == 0) return -1;
   for (;;) {
@@ -263,6 +278,7 @@ void EgressPort::set_ignore_pause(int tc, bool ignore) {
 int64_t EgressPort::flush_class(int tc, DropReason why) {
   int64_t bytes = 0;
   deficit_[tc] = 0;
+  nonempty_ &= ~(1u << tc);
   while (!q_[tc].empty()) {
     Packet* p = q_[tc].pop_front();
     bytes += p->size.count();

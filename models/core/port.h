@@ -108,6 +108,7 @@ class EgressPort final : public sim::EventHandler {
   void try_send();
   Packet* pick(bool& control);
   int pick_dwrr();
+  Packet* pop_class(int tc);
   void start_tx(Packet& p, bool control);
   void on_tx_done();
   void on_arrive();
@@ -132,8 +133,10 @@ class EgressPort final : public sim::EventHandler {
   std::array<int64_t, kNumClasses> bytes_{};
   Ring<Packet*> control_;
   std::array<int64_t, kNumClasses> deficit_{};
-  int dwrr_next_ = 0;       // class whose turn it is in the DWRR round
-  bool dwrr_fresh_ = true;  // the current class has not yet received its quantum
+  unsigned nonempty_ = 0;     // bit c: class c has packets queued
+  unsigned strict_mask_ = 0;  // bit c: class c is strict priority
+  int dwrr_next_ = 0;         // class whose turn it is in the DWRR round
+  bool dwrr_fresh_ = true;    // the current class has not yet received its quantum
 
   std::array<sim::Time, kNumClasses> paused_until_{};
   std::array<sim::Time, kNumClasses> pause_started_{};  // start of the open pause interval

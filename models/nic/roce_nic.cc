@@ -189,16 +189,15 @@ void RoceNic::send_data(Qp& q) {
   }
   ++counters_.data_packets_sent;
   counters_.data_wire_bytes_sent += wire.count();
+  const bool was_idle = q.snd_una >= q.snd_max;  // nothing outstanding before this packet
   q.snd_nxt = psn + 1;
   q.snd_max = std::max(q.snd_max, q.snd_nxt);
   q.sent_any = true;
   q.last_send = sim_.now();
   q.last_size = wire;
   q.cc.on_bytes_sent(sim_.now(), wire);
-  if (!q.rto_timer.armed()) {
-    q.rto_deadline = sim_.now() + cfg_.rto;
-    q.rto_timer.arm_at(q.rto_deadline);
-  }
+  if (was_idle || !q.rto_timer.armed()) q.rto_deadline = sim_.now() + cfg_.rto;
+  if (!q.rto_timer.armed()) q.rto_timer.arm_at(q.rto_deadline);
   host_.send(p);  // last: a link that is down drops (and frees) p at once
 }
 
@@ -240,7 +239,9 @@ void RoceNic::on_ack(Packet& p) {
     return;
   }
   if (nak && ack == q->snd_una && ack < q->snd_nxt) q->snd_nxt = ack;  // go back N
-  if (q->snd_una == q->snd_max) q->rto_timer.cancel();
+  // All acknowledged: the timer stays armed and finds nothing outstanding when
+  // it fires (cancelling and re-arming per packet of a slow QP would leave one
+  // stale queue entry per packet, each living a whole RTO).
   schedule(i);
   pump();
 }
