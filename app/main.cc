@@ -14,6 +14,8 @@ void add_run(CLI::App& cli, RunArgs& a) {
   run->add_option("--set", a.overrides, "Override a scenario value: key=value (repeatable)");
   run->add_flag("-q,--quiet", a.quiet, "No progress display");
   run->add_flag("--no-output", a.no_output, "Do not write a results file");
+  run->add_flag("--reproducible", a.reproducible,
+                "Record no wall time, so equal runs give byte-identical files");
   run->add_option("--log-level", a.log_level, "trace|debug|info|warn|error|off")
       ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "off"}));
 }

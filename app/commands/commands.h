@@ -16,6 +16,7 @@ struct RunArgs {
   bool quiet = false;                  // no progress, summary only
   bool no_output = false;              // run without writing results
   bool print_summary = true;           // tests turn the terminal summary off
+  bool reproducible = false;           // record no wall time: byte-identical files
   std::string log_level = "warn";
 };
 

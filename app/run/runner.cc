@@ -81,7 +81,9 @@ RunOutcome run_scenario(const RunArgs& a) {
   meta.fingerprint = w.sim().fingerprint();
   meta.events = w.sim().events_executed();
   meta.sim_time = w.sim().now();
-  meta.wall_seconds = progress.elapsed_seconds();
+  // The wall time is the one thing in the file that differs between two runs of
+  // the same scenario and seed; --reproducible leaves it out (0).
+  meta.wall_seconds = a.reproducible ? 0.0 : progress.elapsed_seconds();
   out.data = rec.data();
   out.data.meta = meta;
   fill_outcome(w, out);

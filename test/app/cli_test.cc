@@ -161,6 +161,23 @@ TEST_F(CliTest, SameScenarioAndSeedGiveIdenticalResults) {
   EXPECT_NE(ra.meta.fingerprint, rc.meta.fingerprint);
 }
 
+std::string bytes_of(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+TEST_F(CliTest, ReproducibleRunsWriteByteIdenticalFiles) {
+  RunArgs a = args(std::string(XOFF_SOURCE_DIR) + "/scenarios/deadlock_ring.toml");
+  a.reproducible = true;
+  a.output = (dir_ / "a.h5").string();
+  ASSERT_EQ(cmd_run(a), 0);
+  a.output = (dir_ / "b.h5").string();
+  ASSERT_EQ(cmd_run(a), 0);
+  const std::string x = bytes_of(dir_ / "a.h5"), y = bytes_of(dir_ / "b.h5");
+  EXPECT_GT(x.size(), 10'000u);
+  EXPECT_TRUE(x == y) << "results files differ";
+}
+
 TEST_F(CliTest, EveryBundledScenarioPassesCheck) {
   CheckArgs c;
   for (const auto& e : fs::directory_iterator(std::string(XOFF_SOURCE_DIR) + "/scenarios")) {
