@@ -1,6 +1,6 @@
 // Whole scenarios, events per second: a committed TOML scenario is loaded once
 // with app::load_scenario, then every iteration builds an app::World from it
-// and runs it to the end the way `xoff run` does (app/run/runner.cc run_loop:
+// and runs it to the end the way `xoff run` does (app::World::run:
 // slices of duration/1000, stop once all traffic finished plus the drain time),
 // without the progress display, the HDF5 recorder or the summary. Only the run
 // is timed; building the network and the final conservation check are not.

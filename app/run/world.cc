@@ -33,7 +33,8 @@ std::vector<const models::LinkSpec*> path(const models::Topology& t,
 // Ideal FCT of a flow alone on an idle fabric, as the sender measures it (to
 // the last ACK): every frame at the bottleneck rate, the last one stored and
 // forwarded by each switch, the propagation there, and the ACK back (stored
-// and forwarded at every hop). Exact on an idle path of equal-rate links.
+// and forwarded at every hop). Exact for RoCE on an idle path of equal-rate
+// links; TCP's slow start is not part of the ideal (it is a cost of TCP).
 struct IdealFct {
   const models::Topology* topo;
   models::ForwardingTables tables;
@@ -46,14 +47,16 @@ struct IdealFct {
     const sim::Bytes header = is_tcp ? tcp.header_bytes : models::kRoceDataHeaderBytes;
     const sim::Bytes ack = is_tcp ? tcp.min_frame : models::kRoceAckBytes;
     const int64_t packets = (f.size.count() + mtu.count() - 1) / mtu.count();
-    const sim::Bytes last = f.size - mtu * (packets - 1) + header;
+    // Each switch holds the last frame for a full frame's time: it waits behind
+    // the full frame before it (or is itself the only frame).
+    const sim::Bytes held = packets > 1 ? mtu + header : f.size + header;
     sim::BitsPerSecond bottleneck{INT64_MAX};
     sim::Duration fixed;
     const auto links = path(*topo, tables, f.src, f.dst);
     for (size_t i = 0; i < links.size(); ++i) {
       bottleneck = std::min(bottleneck, links[i]->rate);
       fixed += links[i]->delay * 2 + sim::tx_time(ack, links[i]->rate);
-      if (i > 0) fixed += sim::tx_time(last, links[i]->rate);
+      if (i > 0) fixed += sim::tx_time(held, links[i]->rate);
     }
     return sim::tx_time(f.size + header * packets, bottleneck) + fixed;
   }

@@ -74,6 +74,16 @@ TEST_F(CliTest, GoodScenarioRunsAndWritesResults) {
   EXPECT_EQ(data.flows[0].ideal_fct, data.flows[0].finish - data.flows[0].start);
 }
 
+TEST_F(CliTest, IdealFctIsExactForAPartialLastSegment) {
+  // 14600 B = 14 full segments + 600 B: each switch still holds the short last
+  // frame behind a full one, so the lone flow's slowdown is exactly 1.
+  RunArgs a = args(write("p.toml", replace(kGood, "\"100KB\"", "\"14600B\"")));
+  ASSERT_EQ(cmd_run(a), 0);
+  const auto data = analysis::read_results(a.output);
+  ASSERT_EQ(data.flows.size(), 1u);
+  EXPECT_EQ(data.flows[0].ideal_fct, data.flows[0].finish - data.flows[0].start);
+}
+
 TEST_F(CliTest, UnitErrorIsExitTwoWithPositionAndNothingWritten) {
   const std::string f = write("bad.toml", replace(kGood, "\"100Gbps\"", "\"100G\""));
   ::testing::internal::CaptureStderr();
