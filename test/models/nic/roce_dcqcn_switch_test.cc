@@ -96,11 +96,16 @@ Window measure(Incast& t, sim::Duration from, sim::Duration to) {
 }
 
 TEST(DcqcnSwitch, TwoFlowsShareA40GPortWithinTenPercent) {
-  Incast t(2, RoceConfig{});  // paper DCQCN
-  t.start_all(1'000_MB);
+  RoceConfig cfg;     // paper DCQCN
+  cfg.ack_every = 8;  // same sends, marks and CNPs as per-packet ACKs (see ten_flow_config)
+  Incast t(2, cfg);
+  t.start_all(2'000_MB);
   // The start-up burst cuts both flows to 2.5G (four CNPs 50 us apart with
   // alpha ~ 1); additive increase (40 Mb/s per 55 us) brings them back by ~20 ms.
-  const Window w = measure(t, 20_ms, 40_ms);
+  // Rates wander with ~10 ms correlation (see the 10-flow test), so the share
+  // is averaged over 20-300 ms: over 20-40 ms a few switch seeds in 30 stray
+  // past 10 %, over 20-300 ms none does (worst seen 5.6 %).
+  const Window w = measure(t, 20_ms, 300_ms);
   for (double g : w.gbps) EXPECT_NEAR(g, kLineGbps / 2, 0.1 * kLineGbps / 2);  // 20G +- 2G
   EXPECT_GT(w.total, 0.95 * kLineGbps);
   // Start-up bound: both flows send 40G into 40G, so the queue grows at 40G
