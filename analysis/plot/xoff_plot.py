@@ -165,6 +165,29 @@ def plot_fct_cdf(f, outdir):
     return save(fig, outdir, "fct_cdf.png")
 
 
+def plot_flow_throughput(f, outdir):
+    """Average throughput of every finished flow (payload x 8 / FCT), flows in
+    start order, one colour per protocol: who got what share."""
+    flows = table(f, "flows")
+    if flows is None or len(flows["fct_ps"]) == 0:
+        return None
+    order = np.argsort(flows["start_ps"], kind="stable")
+    gbps = flows["size_bytes"][order] * 8.0 / (flows["fct_ps"][order] / 1e12) / 1e9
+    protocols = flows["protocol"][order]
+    fig, ax = plt.subplots(figsize=(9, 5))
+    x = np.arange(len(gbps))
+    for protocol in sorted(set(protocols)):
+        sel = protocols == protocol
+        ax.bar(x[sel], gbps[sel], width=0.8,
+               label=f"{protocol}: mean {gbps[sel].mean():.1f} Gb/s over {sel.sum()} flows")
+    ax.set_title(f"Per-flow average throughput — {scenario(f)}")
+    ax.set_xlabel("flow (in start order)")
+    ax.set_ylabel("size x 8 / FCT (Gb/s)")
+    ax.grid(True, axis="y", alpha=0.3)
+    ax.legend(fontsize=8)
+    return save(fig, outdir, "flow_throughput.png")
+
+
 def layout(nodes, links):
     """{name: (x, y)}: y = tier; within a tier nodes spread evenly, hosts ordered
     under the switch they attach to so that their links do not cross."""
@@ -242,7 +265,8 @@ def plot_topology(f, outdir):
     return save(fig, outdir, "topology.png")
 
 
-PLOTS = [plot_queue_depth, plot_pause_timeline, plot_throughput, plot_fct_cdf, plot_topology]
+PLOTS = [plot_queue_depth, plot_pause_timeline, plot_throughput, plot_flow_throughput,
+         plot_fct_cdf, plot_topology]
 
 
 def main(argv=None):
