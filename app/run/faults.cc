@@ -55,9 +55,17 @@ void FaultInjector::start() {
   for (size_t i = 0; i < cfg_.storms.size(); ++i) {
     net_.sim().schedule_at(cfg_.storms[i].start, *this, kStormBase + i);
   }
+  for (size_t i = 0; i < cfg_.slow_receivers.size(); ++i) {
+    net_.sim().schedule_at(cfg_.slow_receivers[i].start, *this, kSlowBase + i);
+  }
 }
 
 void FaultInjector::handle_event(uint64_t tag) {
+  if (tag >= kSlowBase) {
+    const SlowReceiver& r = cfg_.slow_receivers[tag - kSlowBase];
+    hosts_[r.host]->set_slow_receiver(r.config);
+    return;
+  }
   if (tag >= kStormBase) {
     storm_tick(tag - kStormBase);
     return;

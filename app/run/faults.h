@@ -31,7 +31,7 @@ class FaultInjector final : public sim::EventHandler {
   void handle_event(uint64_t tag) override;
 
  private:
-  enum Tag : uint64_t { kLinkFault = 0, kStormBase = 1 };
+  enum Tag : uint64_t { kLinkFault = 0, kSlowBase = 1 << 20, kStormBase = 1 };
   void apply_link_fault(const LinkFault& f);
   void storm_tick(size_t i);
 

@@ -44,6 +44,32 @@ std::optional<uint32_t> read_switch(TableReader& r, std::string_view key, Names&
   return n;
 }
 
+uint8_t read_classes(TableReader& f) {
+  if (!f.has("classes")) return 1 << 3;
+  int classes = 0;
+  for (int64_t c : f.array<int64_t>("classes", {.min = 0, .max = 7})) classes |= 1 << c;
+  return static_cast<uint8_t>(classes);
+}
+
+void read_slow_receiver(TableReader& f, Names& names, ScenarioConfig& s) {
+  SlowReceiver r;
+  const auto h = names.host(f, "host");
+  r.config.rate = f.required<sim::BitsPerSecond>("rate", {.min = sim::BitsPerSecond(1)});
+  r.config.xoff = f.optional<sim::Bytes>("xoff", r.config.xoff, {.min = sim::Bytes(1)});
+  r.config.xon = f.optional<sim::Bytes>("xon", r.config.xon, {.min = sim::Bytes(0)});
+  r.config.classes = read_classes(f);
+  r.start = sim::Time::zero() + f.optional<sim::Duration>("start", sim::Duration::zero(),
+                                                          {.min = sim::Duration::zero()});
+  if (r.config.xon > r.config.xoff) {
+    f.error_at("xon", f.path_of("xon") + " (" + config::show(r.config.xon) + ") must not exceed " +
+                          f.path_of("xoff") + " (" + config::show(r.config.xoff) + ")");
+  }
+  if (h && r.config.rate.count() > 0) {
+    r.host = *h;
+    s.slow_receivers.push_back(r);
+  }
+}
+
 }  // namespace
 
 void read_routing(std::optional<TableReader> r, Names& names, RoutingConfig& out) {
@@ -86,14 +112,16 @@ void read_routing(std::optional<TableReader> r, Names& names, RoutingConfig& out
 
 void read_faults(TableReader& root, Names& names, ScenarioConfig& s) {
   for (TableReader f : root.array_of_tables("fault")) {
-    const std::string kind = f.choice("kind", {"link_down", "link_up", "pfc_storm"});
+    const std::string kind =
+        f.choice("kind", {"link_down", "link_up", "pfc_storm", "slow_receiver"});
+    if (kind == "slow_receiver") {
+      read_slow_receiver(f, names, s);
+      continue;
+    }
     if (kind == "pfc_storm") {
       PfcStorm st;
       const auto h = names.host(f, "host");
-      int classes = 0;
-      for (int64_t c : f.array<int64_t>("classes", {.min = 0, .max = 7})) classes |= 1 << c;
-      if (!f.has("classes")) classes = 1 << 3;
-      st.classes = static_cast<uint8_t>(classes);
+      st.classes = read_classes(f);
       st.start =
           sim::Time::zero() + f.required<sim::Duration>("start", {.min = sim::Duration::zero()});
       if (f.has("stop")) st.stop = sim::Time::zero() + f.required<sim::Duration>("stop");

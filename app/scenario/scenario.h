@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "models/core/host_rx.h"
 #include "models/nic/roce_config.h"
 #include "models/switch/switch_config.h"
 #include "models/tcp/tcp_config.h"
@@ -42,6 +43,14 @@ struct PfcStorm {
   sim::Time start;
   sim::Time stop = sim::Time::max();
   sim::Duration refresh = sim::Duration::us(100);
+};
+
+// A host that drains its receive buffer below line rate and protects it with
+// PFC from `start` on (models/core/host_rx.h).
+struct SlowReceiver {
+  uint32_t host = 0;
+  models::SlowReceiverConfig config;
+  sim::Time start;
 };
 
 struct ProbeConfig {
@@ -107,6 +116,7 @@ struct ScenarioConfig {
   models::TcpConfig tcp;
   std::vector<LinkFault> link_faults;
   std::vector<PfcStorm> storms;
+  std::vector<SlowReceiver> slow_receivers;
   MonitorConfig monitor;
   TrafficConfig traffic;
 };

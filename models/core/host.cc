@@ -38,10 +38,22 @@ void Host::receive(Packet& p, PortIndex ingress) {
     net_.consume(p);
     return;
   }
+  if (rx_ && rx_->handles(p)) {
+    rx_->accept(p);
+    return;
+  }
+  deliver(p);
+}
+
+void Host::deliver(Packet& p) {
   Transport* t = transports_[static_cast<int>(p.protocol)];
   XOFF_CHECK(t != nullptr, "host " + name() + " has no transport for a received packet");
   XOFF_CHECK(p.dst == ordinal_, "host " + name() + " received a packet for another host");
   t->receive(p);
+}
+
+void Host::set_slow_receiver(const SlowReceiverConfig& cfg) {
+  rx_ = std::make_unique<ReceivePipeline>(*this, cfg);
 }
 
 void Host::on_dequeue(PortIndex, Packet&) { notify_room(); }

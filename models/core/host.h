@@ -8,8 +8,10 @@
 // also *send* PFC (a slow receiver or a faulty NIC stuck in XOFF): send_pause().
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <string>
 
+#include "models/core/host_rx.h"
 #include "models/core/network.h"
 #include "models/core/node.h"
 
@@ -47,6 +49,13 @@ class Host final : public Node {
   void send_pause(uint8_t enable, uint16_t quanta);
   void set_staging_limit(sim::Bytes b) { staging_limit_ = b; }
   int64_t pauses_received() const { return pauses_received_; }
+  // Makes this host a slow receiver (host_rx.h) from now on.
+  void set_slow_receiver(const SlowReceiverConfig& cfg);
+  const ReceivePipeline* slow_receiver() const { return rx_.get(); }
+  // Hands `p` to its transport (after the receive pipeline, if any).
+  void deliver(Packet& p);
+  int64_t held_bytes() const override { return rx_ ? rx_->held_bytes() : 0; }
+  size_t held_packets() const override { return rx_ ? rx_->held_packets() : 0; }
 
   void receive(Packet& p, PortIndex ingress) override;
   void on_dequeue(PortIndex port, Packet& p) override;
@@ -61,6 +70,7 @@ class Host final : public Node {
   sim::Bytes staging_limit_{2 * 9216};
   int64_t pauses_received_ = 0;
   bool notifying_ = false;
+  std::unique_ptr<ReceivePipeline> rx_;
 };
 
 }  // namespace xoff::models

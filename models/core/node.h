@@ -33,6 +33,10 @@ class Node {
   // `p` is removed from a queue of `port` without being sent (link down,
   // watchdog drop); it is dropped right after. Default: as for a dequeue.
   virtual void on_discard(PortIndex port, Packet& p) { on_dequeue(port, p); }
+  // Packets the node itself holds between events (beyond its ports' queues),
+  // for the conservation check: a slow receiver's buffer.
+  virtual int64_t held_bytes() const { return 0; }
+  virtual size_t held_packets() const { return 0; }
   // End of run: node-level counters beyond the ports' (a switch's buffer peaks).
   virtual void report_counters(Recorder& r) const { (void)r; }
 

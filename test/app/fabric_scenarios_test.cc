@@ -156,6 +156,23 @@ TEST(ClassSharing, TcpAndRoceInSeparateClassesGetTheirDwrrShares) {
   EXPECT_EQ(o.lossless_violations, 0);  // RoCE is held back by PFC, never dropped
 }
 
+TEST(SlowReceiver, HostPfcHoldsTheSenderToTheReceiversRateWithoutLoss) {
+  const RunOutcome o = run("test/app/data/slow_receiver.toml");
+  ASSERT_EQ(o.exit_code, 0);
+  ASSERT_EQ(o.data.flows.size(), 1u);
+  // 1000 segments of 1062 B drained at 25 Gb/s: 339.84 us at the least.
+  const double fct = (o.data.flows[0].finish - o.data.flows[0].start).to_us();
+  EXPECT_GE(fct, 339.84);
+  EXPECT_LE(fct, 339.84 * 1.05);
+  int64_t host_xoff = 0;
+  for (const auto& q : o.data.queues) {
+    if (q.node == "h0") host_xoff += q.pause_sent;
+  }
+  EXPECT_GT(host_xoff, 0);  // the host itself sent PFC
+  EXPECT_EQ(o.lossless_violations, 0);
+  EXPECT_EQ(testing::drops(o, "lossy_egress") + testing::drops(o, "lossy_ingress"), 0);
+}
+
 TEST(DemoScenario, RoceStaysLosslessAndEveryFlowFinishes) {
   const RunOutcome o = run("demo.toml");
   ASSERT_EQ(o.exit_code, 0);
