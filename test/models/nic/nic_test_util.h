@@ -9,6 +9,7 @@
 #include "models/core/host.h"
 #include "models/core/network.h"
 #include "models/core/node.h"
+#include "models/nic/roce_nic.h"
 
 namespace xoff::models::test {
 
@@ -79,5 +80,21 @@ inline FlowSpec roce_flow(uint32_t id, uint32_t src, uint32_t dst, sim::Bytes si
   f.pcp = tc;
   return f;
 }
+
+// Two hosts, each with a RoCE NIC, on one 100 Gb/s link with 1 us of cable.
+struct Direct {
+  sim::Simulator sim;
+  Network net{sim};
+  Host& a = add_host(net, "a");
+  Host& b = add_host(net, "b");
+  Completions done;
+  RoceNic nic_a;
+  RoceNic nic_b;
+  uint32_t link;
+  explicit Direct(const RoceConfig& cfg = RoceConfig{})
+      : nic_a(a, cfg, &done),
+        nic_b(b, cfg, &done),
+        link(net.connect(a, b, sim::BitsPerSecond(100'000'000'000), sim::Duration::us(1))) {}
+};
 
 }  // namespace xoff::models::test

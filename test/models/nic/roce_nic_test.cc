@@ -11,25 +11,12 @@ namespace {
 using namespace sim::literals;
 using test::add_host;
 using test::Completions;
+using test::Direct;
 using test::roce_flow;
 using test::Wire;
 
 constexpr int64_t kPktPs = 84'960;  // 1062 B at 100 Gb/s = 8496 bit / 100 Gb/s = 84.96 ns
 constexpr int64_t kAckPs = 5'280;   // 66 B at 100 Gb/s
-
-struct Direct {
-  sim::Simulator sim;
-  Network net{sim};
-  Host& a = add_host(net, "a");
-  Host& b = add_host(net, "b");
-  Completions done;
-  RoceNic nic_a;
-  RoceNic nic_b;
-  explicit Direct(const RoceConfig& cfg = RoceConfig{})
-      : nic_a(a, cfg, &done), nic_b(b, cfg, &done) {
-    net.connect(a, b, 100_Gbps, 1_us);
-  }
-};
 
 // h0 -- wire -- h1, both links 100 Gb/s, 1 us.
 struct ViaWire {

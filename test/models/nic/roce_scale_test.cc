@@ -12,6 +12,7 @@ namespace {
 using namespace sim::literals;
 using test::add_host;
 using test::Completions;
+using test::Direct;
 using test::roce_flow;
 
 constexpr int64_t kPktPs = 84'960;  // 1062 B at 100 Gb/s
@@ -36,17 +37,6 @@ TEST(QpScheduler, ReleasesWaitingQpsInTimeThenInsertionOrder) {
   EXPECT_EQ(s.ready_mask(), 1 << 1);
   EXPECT_EQ(s.pop_ready(1), 2u);
 }
-
-struct Direct {
-  sim::Simulator sim;
-  Network net{sim};
-  Host& a = add_host(net, "a");
-  Host& b = add_host(net, "b");
-  Completions done;
-  RoceNic nic_a{a, RoceConfig{}, &done};
-  RoceNic nic_b{b, RoceConfig{}, &done};
-  Direct() { net.connect(a, b, 100_Gbps, 1_us); }
-};
 
 TEST(RoceNicScale, ThousandEqualQpsAllFinishWithinOneRound) {
   Direct t;
