@@ -97,4 +97,21 @@ struct Direct {
         link(net.connect(a, b, sim::BitsPerSecond(100'000'000'000), sim::Duration::us(1))) {}
 };
 
+// h0 -- wire -- h1, both links 100 Gb/s, 1 us; the Wire can drop one PSN.
+struct ViaWire {
+  sim::Simulator sim;
+  Network net{sim};
+  Host& a = add_host(net, "a");
+  Host& b = add_host(net, "b");
+  Wire& w = net.add_node<Wire>("w");
+  Completions done;
+  RoceNic nic_a;
+  RoceNic nic_b;
+  explicit ViaWire(const RoceConfig& cfg = RoceConfig{})
+      : nic_a(a, cfg, &done), nic_b(b, cfg, &done) {
+    net.connect(a, w, sim::BitsPerSecond(100'000'000'000), sim::Duration::us(1));
+    net.connect(w, b, sim::BitsPerSecond(100'000'000'000), sim::Duration::us(1));
+  }
+};
+
 }  // namespace xoff::models::test

@@ -17,19 +17,8 @@ constexpr int64_t kAckPs = 5'280;   // 66 B at 100 Gb/s
 constexpr int64_t kHopPs = 1'000'000;
 
 // h0 -- wire -- h1, both links 100 Gb/s, 1 us; the wire drops one data packet.
-struct Lossy {
-  sim::Simulator sim;
-  Network net{sim};
-  Host& a = add_host(net, "a");
-  Host& b = add_host(net, "b");
-  Wire& w = net.add_node<Wire>("w");
-  Completions done;
-  RoceNic nic_a;
-  RoceNic nic_b;
-  explicit Lossy(int64_t drop_psn, const RoceConfig& cfg = RoceConfig{})
-      : nic_a(a, cfg, &done), nic_b(b, cfg, &done) {
-    net.connect(a, w, 100_Gbps, 1_us);
-    net.connect(w, b, 100_Gbps, 1_us);
+struct Lossy : test::ViaWire {
+  explicit Lossy(int64_t drop_psn, const RoceConfig& cfg = RoceConfig{}) : ViaWire(cfg) {
     w.drop_psn = drop_psn;
   }
 };

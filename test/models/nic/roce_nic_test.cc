@@ -13,27 +13,11 @@ using test::add_host;
 using test::Completions;
 using test::Direct;
 using test::roce_flow;
+using test::ViaWire;
 using test::Wire;
 
 constexpr int64_t kPktPs = 84'960;  // 1062 B at 100 Gb/s = 8496 bit / 100 Gb/s = 84.96 ns
 constexpr int64_t kAckPs = 5'280;   // 66 B at 100 Gb/s
-
-// h0 -- wire -- h1, both links 100 Gb/s, 1 us.
-struct ViaWire {
-  sim::Simulator sim;
-  Network net{sim};
-  Host& a = add_host(net, "a");
-  Host& b = add_host(net, "b");
-  Wire& w = net.add_node<Wire>("w");
-  Completions done;
-  RoceNic nic_a;
-  RoceNic nic_b;
-  explicit ViaWire(const RoceConfig& cfg = RoceConfig{})
-      : nic_a(a, cfg, &done), nic_b(b, cfg, &done) {
-    net.connect(a, w, 100_Gbps, 1_us);
-    net.connect(w, b, 100_Gbps, 1_us);
-  }
-};
 
 TEST(RoceNic, OneFlowFinishesInWireTimePlusRoundTrip) {
   Direct t;
