@@ -98,8 +98,6 @@ void read_host_sets(TableReader& r, std::string_view key, Names& names, std::vec
     Spec s;
     s.name = f.optional<std::string>("name", std::string(key) + std::to_string(out.size()));
     s.hosts = names.hosts(f, "hosts", false);
-    if (s.hosts.empty())
-      for (uint32_t h = 0; h < names.topology().num_hosts(); ++h) s.hosts.push_back(h);
     check_hosts(f, "hosts", s.hosts, 2, names.topology());
     s.size = read_size(f);
     s.start = read_start(f);
@@ -137,8 +135,6 @@ void read_poisson(TableReader& r, Names& names, ScenarioConfig& s) {
     pc.spec.name =
         f.optional<std::string>("name", "poisson" + std::to_string(s.traffic.poisson.size()));
     pc.spec.hosts = names.hosts(f, "hosts", false);
-    if (pc.spec.hosts.empty())
-      for (uint32_t h = 0; h < names.topology().num_hosts(); ++h) pc.spec.hosts.push_back(h);
     check_hosts(f, "hosts", pc.spec.hosts, 2, names.topology());
     pc.spec.load = f.required<double>("load", {.min = 0.001, .max = 1.0});
     pc.cdf_name = f.required<std::string>("cdf");

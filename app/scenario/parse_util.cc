@@ -50,6 +50,15 @@ std::optional<uint32_t> Names::node(config::TableReader& r, std::string_view key
 }
 
 std::vector<uint32_t> Names::hosts(config::TableReader& r, std::string_view key, bool required) {
+  std::vector<uint32_t> out = listed_hosts(r, key, required);
+  if (out.empty() && !required) {
+    for (uint32_t h = 0; h < topo_.num_hosts(); ++h) out.push_back(h);
+  }
+  return out;
+}
+
+std::vector<uint32_t> Names::listed_hosts(config::TableReader& r, std::string_view key,
+                                          bool required) {
   std::vector<uint32_t> out;
   if (!r.has(key)) {
     if (required) r.required<std::string>(key);  // reports the missing key

@@ -24,12 +24,14 @@ class Names {
   std::optional<uint32_t> node(config::TableReader& r, std::string_view key);
   std::optional<uint32_t> node_name(config::TableReader& r, std::string_view key,
                                     const std::string& name);
-  // r[key] is "all" (every host) or an array of host names; `fallback` when absent.
+  // r[key] is "all" (every host) or an array of host names. Without `required`,
+  // an absent key (or an empty list) means every host.
   std::vector<uint32_t> hosts(config::TableReader& r, std::string_view key, bool required);
   const models::Topology& topology() const { return topo_; }
 
  private:
   std::string unknown(const std::string& name, bool want_host) const;
+  std::vector<uint32_t> listed_hosts(config::TableReader& r, std::string_view key, bool required);
   const models::Topology& topo_;
 };
 
