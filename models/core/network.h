@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "models/core/drop.h"
@@ -90,6 +91,12 @@ class Network {
   // Counters of every port and node to the recorder (end of run).
   void report_counters();
 
+  // Ports that received a PFC XOFF since the pause watcher (the deadlock
+  // detector) last took them: it looks only at these, never at every port.
+  // A port is listed at most once until taken.
+  void note_paused(EgressPort& p) { paused_ports_.push_back(&p); }
+  std::vector<EgressPort*> take_paused_ports() { return std::exchange(paused_ports_, {}); }
+
  private:
   sim::Simulator& sim_;
   Recorder null_recorder_;
@@ -104,6 +111,7 @@ class Network {
   };
   std::vector<NodeDrops> node_drops_;
   std::vector<Host*> hosts_;
+  std::vector<EgressPort*> paused_ports_;
   uint64_t next_packet_id_ = 1;
 };
 

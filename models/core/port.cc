@@ -200,9 +200,15 @@ void EgressPort::apply_pause(const PendingPause& pp) {
     paused_until_[tc] = sim_.now() + quantum * pp.quanta[tc];
     if (pp.quanta[tc] == 0) {
       if (pause_open_[tc]) close_pause_interval(tc, sim_.now());
-    } else if (!pause_open_[tc] && !ignore_pause_[tc]) {
-      pause_open_[tc] = true;
-      pause_started_[tc] = sim_.now();
+    } else {
+      if (!pause_open_[tc] && !ignore_pause_[tc]) {
+        pause_open_[tc] = true;
+        pause_started_[tc] = sim_.now();
+      }
+      if (!pause_watched_) {
+        pause_watched_ = true;
+        net_.note_paused(*this);
+      }
     }
   }
   arm_resume();

@@ -88,6 +88,10 @@ class EgressPort final : public sim::EventHandler {
   PortIndex peer_port() const { return peer_port_; }
   const PortCounters& counters() const { return counters_; }
   PortCounters& counters() { return counters_; }  // owners add marks and pauses sent
+  // The pause watcher's mark: set when this port is listed in
+  // Network::note_paused, cleared by the watcher when it drops the port.
+  bool pause_watched() const { return pause_watched_; }
+  void set_pause_watched(bool w) { pause_watched_ = w; }
   // Closes open pause intervals into paused_time (call at the end of a run).
   void finalize_counters();
 
@@ -152,6 +156,7 @@ class EgressPort final : public sim::EventHandler {
   Packet* tx_ = nullptr;  // on the wire (serializing)
   bool busy_ = false;
   bool up_ = true;
+  bool pause_watched_ = false;
   Ring<InFlight> flight_;  // propagating towards the peer, in arrival order
   PortCounters counters_;
 };

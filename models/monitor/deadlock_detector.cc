@@ -44,33 +44,55 @@ void DeadlockDetector::handle_event(uint64_t) {
   timer_.arm_in(cfg_.poll_interval);
 }
 
-std::vector<DeadlockDetector::Vertex> DeadlockDetector::stuck_queues() const {
+// Only ports that received an XOFF are looked at (Network::note_paused): a
+// port is kept while any class is still paused, then dropped until its next
+// XOFF, so a scan costs the number of paused ports, not the fabric's size.
+// Vertices are sorted by (node, port, class), the order a full scan gives.
+std::vector<DeadlockDetector::Vertex> DeadlockDetector::stuck_queues() {
+  for (EgressPort* p : net_.take_paused_ports()) watched_.push_back(p);
   std::vector<Vertex> out;
   const sim::Time now = net_.sim().now();
-  for (size_t n = 0; n < net_.num_nodes(); ++n) {
-    Node& node = net_.node(NodeId(static_cast<uint32_t>(n)));
-    for (size_t i = 0; i < node.num_ports(); ++i) {
-      const EgressPort& p = node.port(PortIndex(static_cast<uint16_t>(i)));
-      for (int tc = 0; tc < kNumClasses; ++tc) {
-        if (!((cfg_.class_mask >> tc) & 1) || !p.paused(tc) || p.queued_bytes(tc) == 0) continue;
-        if (now - p.last_dequeue(tc) < cfg_.window) continue;
-        out.push_back(Vertex{node.id(), p.index(), tc});
-      }
+  size_t keep = 0;
+  for (EgressPort* p : watched_) {
+    bool any_paused = false;
+    for (int tc = 0; tc < kNumClasses; ++tc) {
+      if (p->paused_until(tc) > now) any_paused = true;
+      if (!((cfg_.class_mask >> tc) & 1) || !p->paused(tc) || p->queued_bytes(tc) == 0) continue;
+      if (now - p->last_dequeue(tc) < cfg_.window) continue;
+      out.push_back(Vertex{p->owner().id(), p->index(), tc});
+    }
+    if (any_paused) {
+      watched_[keep++] = p;
+    } else {
+      p->set_pause_watched(false);
     }
   }
+  watched_.resize(keep);
+  std::sort(out.begin(), out.end(), [](const Vertex& a, const Vertex& b) {
+    if (a.node != b.node) return a.node.value() < b.node.value();
+    if (a.port != b.port) return a.port.value() < b.port.value();
+    return a.tc < b.tc;
+  });
   return out;
 }
 
 // Cycles, one per strongly connected component that has one, each listed in
 // wait-for order by walking edges inside the component from its first vertex.
 std::vector<std::vector<int>> DeadlockDetector::find_cycles(const std::vector<Vertex>& v) const {
+  // Edges a -> every vertex of class tc(a) at a's peer, in ascending index:
+  // vertices grouped by (node, class), found by binary search.
   Graph g(v.size());
+  const auto key = [&](size_t i) { return std::pair(v[i].node.value(), v[i].tc); };
+  std::vector<size_t> by_key(v.size());
+  for (size_t i = 0; i < v.size(); ++i) by_key[i] = i;
+  std::stable_sort(by_key.begin(), by_key.end(),
+                   [&](size_t x, size_t y) { return key(x) < key(y); });
   for (size_t a = 0; a < v.size(); ++a) {
     const EgressPort& pa = net_.node(v[a].node).port(v[a].port);
-    const NodeId peer = pa.peer().id();
-    for (size_t b = 0; b < v.size(); ++b) {
-      if (v[b].node == peer && v[b].tc == v[a].tc) boost::add_edge(a, b, g);
-    }
+    const auto want = std::pair(pa.peer().id().value(), v[a].tc);
+    auto it = std::lower_bound(by_key.begin(), by_key.end(), want,
+                               [&](size_t i, const auto& w) { return key(i) < w; });
+    for (; it != by_key.end() && key(*it) == want; ++it) boost::add_edge(a, *it, g);
   }
   std::vector<int> comp(v.size());
   const int ncomp = boost::strong_components(g, comp.data());

@@ -12,6 +12,10 @@
 // it formed (the last member's last dequeue), its members in cycle order and
 // the bytes stuck in them.
 //
+// Cost: a scan looks only at ports that received an XOFF since the last scan
+// or were still paused at it (Network::note_paused), so it does not grow with
+// the fabric; edges are found by binary search, O(V log V) for V stuck queues.
+//
 // Approximation (documented): without per-(ingress, egress) byte accounting,
 // the edge goes to every stuck queue of class c at B, not only the ones holding
 // bytes from port q's ingress. A reported cycle is still a cycle of queues that
@@ -47,14 +51,15 @@ class DeadlockDetector final : public sim::EventHandler {
     PortIndex port;
     int tc;
   };
-  std::vector<Vertex> stuck_queues() const;
+  std::vector<Vertex> stuck_queues();
   std::vector<std::vector<int>> find_cycles(const std::vector<Vertex>& v) const;
   DeadlockRecord make_record(const std::vector<Vertex>& v, const std::vector<int>& cycle);
 
   Network& net_;
   DeadlockDetectorConfig cfg_;
   sim::Timer timer_;
-  std::set<std::string> seen_;  // member keys of the cycles standing at the last scan
+  std::vector<EgressPort*> watched_;  // ports paused at the last scan or XOFFed since
+  std::set<std::string> seen_;        // member keys of the cycles standing at the last scan
   std::vector<DeadlockRecord> reported_;
 };
 

@@ -33,15 +33,18 @@ RoceNic::RoceNic(Host& host, const RoceConfig& config, FlowListener* listener)
   host_.attach(Protocol::kRoce, *this);
 }
 
+// Tests and inspection only: a scan over the QPs.
 const DcqcnRateControl* RoceNic::rate_control(uint32_t flow_id) const {
-  if (flow_id >= flow_qp_.size() || flow_qp_[flow_id] == kNoQp) return nullptr;
-  return &qps_[flow_qp_[flow_id]].cc;
+  for (const Qp& q : qps_) {
+    if (q.active && q.flow == flow_id) return &q.cc;
+  }
+  return nullptr;
 }
 
-RoceNic::Qp* RoceNic::qp_of_flow(uint32_t flow) {
-  if (flow >= flow_qp_.size() || flow_qp_[flow] == kNoQp) return nullptr;
-  Qp& q = qps_[flow_qp_[flow]];
-  return q.active ? &q : nullptr;
+RoceNic::Qp* RoceNic::qp_of(uint32_t conn, uint32_t flow) {
+  if (conn >= qps_.size()) return nullptr;
+  Qp& q = qps_[conn];
+  return q.active && q.flow == flow ? &q : nullptr;
 }
 
 uint32_t RoceNic::alloc_qp() {
@@ -52,6 +55,7 @@ uint32_t RoceNic::alloc_qp() {
   }
   const auto i = static_cast<uint32_t>(qps_.size());
   qps_.emplace_back(sim_, *this, kRtoTagBase + i);
+  qps_.back().index = i;
   return i;
 }
 
@@ -60,8 +64,6 @@ void RoceNic::free_qp(uint32_t i) { free_qps_.push_back(i); }
 void RoceNic::start_flow(const FlowSpec& spec) {
   XOFF_CHECK(spec.src == host_.ordinal(), "RoCE flow started on a host that is not its source");
   XOFF_CHECK(spec.tc < kNumClasses, "RoCE flow class out of range");
-  if (spec.id >= flow_qp_.size()) flow_qp_.resize(spec.id + 1, kNoQp);
-  XOFF_CHECK(flow_qp_[spec.id] == kNoQp, "RoCE flow id started twice");
   const uint32_t i = alloc_qp();
   Qp& q = qps_[i];
   q.flow = spec.id;
@@ -78,7 +80,6 @@ void RoceNic::start_flow(const FlowSpec& spec) {
   q.snd_una = q.snd_nxt = q.snd_max = 0;
   q.retx_bytes = 0;
   q.cc = DcqcnRateControl(cfg_.dcqcn, host_.nic_port().rate());
-  flow_qp_[spec.id] = i;
   ++active_qps_;
   ++counters_.flows_started;
   schedule(i);
@@ -175,6 +176,7 @@ void RoceNic::send_data(Qp& q) {
   p.seq = psn;
   p.payload = static_cast<uint32_t>(std::max<int64_t>(payload, 0));
   p.flow = q.flow;
+  p.conn = q.index;
   p.dst = q.dst;
   p.hash = q.hash;
   p.tc = q.tc;
@@ -224,16 +226,15 @@ void RoceNic::on_ack(Packet& p) {
   const bool nak = p.kind == PacketKind::kRoceNak;
   ++(nak ? counters_.naks_received : counters_.acks_received);
   const int64_t ack = p.ack;
-  const uint32_t flow = p.flow;
+  const uint32_t i = p.conn;
+  Qp* q = qp_of(i, p.flow);
   net_.consume(p);
-  Qp* q = qp_of_flow(flow);
   if (q == nullptr) return;
   if (ack > q->snd_una) {
     q->snd_una = std::min(ack, q->snd_max);
     q->snd_nxt = std::max(q->snd_nxt, q->snd_una);
     q->rto_deadline = sim_.now() + cfg_.rto;
   }
-  const uint32_t i = flow_qp_[flow];
   if (q->snd_una >= q->npkts) {
     finish(i);
     return;
@@ -248,9 +249,8 @@ void RoceNic::on_ack(Packet& p) {
 
 void RoceNic::on_cnp(Packet& p) {
   ++counters_.cnps_received;
-  const uint32_t flow = p.flow;
+  Qp* q = qp_of(p.conn, p.flow);
   net_.consume(p);
-  Qp* q = qp_of_flow(flow);
   if (q != nullptr) q->cc.on_cnp(sim_.now());
 }
 
@@ -285,7 +285,6 @@ void RoceNic::finish(uint32_t i) {
   Qp& q = qps_[i];
   q.rto_timer.cancel();
   q.active = false;
-  flow_qp_[q.flow] = kNoQp;
   --active_qps_;
   ++counters_.flows_finished;
   const uint32_t flow = q.flow;

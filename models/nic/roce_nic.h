@@ -25,9 +25,14 @@
 // duplicate, re-ACKed. A CE-marked packet triggers a CNP to the sender unless
 // one went for this flow less than `dcqcn.cnp_interval` ago.
 //
-// Hot path: no maps, no allocation after warm-up (QPs live in a deque indexed
-// by a dense QP id and are reused; flow id → QP and flow id → receiver state
-// are vectors grown once per new flow id).
+// Hot path: no allocation after warm-up. QPs live in a deque indexed by a
+// dense QP id and are reused; every data packet carries its QP id
+// (Packet::conn) and the receiver echoes it in ACK, NAK and CNP, so the sender
+// finds the QP with one index (checked against the flow id: a reused slot
+// ignores a stale ACK). Receiver state is a FlatMap keyed by flow id, so a NIC
+// holds state only for the flows it sends or receives: memory per flow does
+// not grow with the number of hosts (a vector indexed by the global flow id at
+// every NIC costs hosts x flows).
 #include <cstdint>
 #include <deque>
 #include <vector>
@@ -37,6 +42,7 @@
 #include "models/nic/dcqcn.h"
 #include "models/nic/qp_scheduler.h"
 #include "models/nic/roce_config.h"
+#include "sim/flat_map.h"
 #include "sim/timer.h"
 
 namespace xoff::models {
@@ -62,12 +68,12 @@ class RoceNic final : public Transport, public FlowEndpoint, public sim::EventHa
   Host& host() { return host_; }
 
  private:
-  static constexpr uint32_t kNoQp = UINT32_MAX;
   static constexpr uint64_t kPaceTag = 0;
   static constexpr uint64_t kRtoTagBase = 1ull << 32;
 
   struct Qp {
     Qp(sim::Simulator& sim, sim::EventHandler& owner, uint64_t tag) : rto_timer(sim, owner, tag) {}
+    uint32_t index = 0;  // this QP's id, carried in Packet::conn
     uint32_t flow = 0;
     uint32_t dst = 0;
     uint32_t hash = 0;
@@ -111,7 +117,8 @@ class RoceNic final : public Transport, public FlowEndpoint, public sim::EventHa
   void on_cnp(Packet& p);
   void on_rto(uint32_t i);
   void finish(uint32_t i);
-  Qp* qp_of_flow(uint32_t flow);
+  // The active QP `conn` if it carries `flow`, else null (stale or foreign).
+  Qp* qp_of(uint32_t conn, uint32_t flow);
   // receiver (roce_receiver.cc)
   void on_data(Packet& p);
   RxFlow& rx_flow(uint32_t flow);
@@ -127,8 +134,7 @@ class RoceNic final : public Transport, public FlowEndpoint, public sim::EventHa
 
   std::deque<Qp> qps_;  // dense QP ids; stable addresses (timers)
   std::vector<uint32_t> free_qps_;
-  std::vector<uint32_t> flow_qp_;  // flow id → QP id or kNoQp
-  std::vector<RxFlow> rx_;         // flow id → receiver state
+  sim::FlatMap<RxFlow> rx_;  // flow id → receiver state
   size_t active_qps_ = 0;
   QpScheduler sched_;
   sim::Timer pacer_;

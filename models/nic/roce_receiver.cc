@@ -4,10 +4,7 @@
 
 namespace xoff::models {
 
-RoceNic::RxFlow& RoceNic::rx_flow(uint32_t flow) {
-  if (flow >= rx_.size()) rx_.resize(static_cast<size_t>(flow) + 1);
-  return rx_[flow];
-}
+RoceNic::RxFlow& RoceNic::rx_flow(uint32_t flow) { return rx_.get(flow); }
 
 void RoceNic::on_data(Packet& p) {
   RxFlow& rx = rx_flow(p.flow);
@@ -40,6 +37,7 @@ void RoceNic::send_ack(const Packet& data, RxFlow& rx, PacketKind kind) {
   a.ack = rx.expected;
   a.seq = rx.expected;
   a.flow = data.flow;
+  a.conn = data.conn;  // the sender's QP
   a.dst = data.src;
   a.hash = data.hash;
   if (cfg_.ack_tc < 0) {
@@ -73,6 +71,7 @@ void RoceNic::maybe_send_cnp(const Packet& data, RxFlow& rx) {
   c.kind = PacketKind::kCnp;
   c.protocol = Protocol::kRoce;
   c.flow = data.flow;
+  c.conn = data.conn;
   c.src = host_.ordinal();
   c.dst = data.src;
   c.hash = data.hash;
