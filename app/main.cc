@@ -16,6 +16,9 @@ void add_run(CLI::App& cli, RunArgs& a) {
   run->add_flag("--no-output", a.no_output, "Do not write a results file");
   run->add_flag("--reproducible", a.reproducible,
                 "Record no wall time, so equal runs give byte-identical files");
+  run->add_flag("--stats", a.stats,
+                "Print where the events went: count and share per event kind (what the "
+                "scenario costs)");
   run->add_option("--log-level", a.log_level, "trace|debug|info|warn|error|off")
       ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "off"}));
 }

@@ -1,5 +1,6 @@
 #include "sim/simulator.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -92,6 +93,8 @@ uint64_t Simulator::run_until(Time until) {
     now_ = e.time;
     ++events_;
     fold(e);
+    if (profiling_) [[unlikely]]
+      ++profile_[e.handler->event_kind(e.tag)];
     e.handler->handle_event(e.tag);
   }
   if (!stopped_ && until > now_ && until != Time::max()) now_ = until;
@@ -99,5 +102,17 @@ uint64_t Simulator::run_until(Time until) {
 }
 
 uint64_t Simulator::run() { return run_until(Time::max()); }
+
+std::vector<Simulator::KindCount> Simulator::event_profile() const {
+  // Merge by text: two literals with the same text may have two addresses.
+  std::unordered_map<std::string, uint64_t> merged;
+  for (const auto& [kind, n] : profile_) merged[kind] += n;
+  std::vector<KindCount> out;
+  for (auto& [kind, n] : merged) out.push_back(KindCount{kind, n});
+  std::sort(out.begin(), out.end(), [](const KindCount& a, const KindCount& b) {
+    return a.events != b.events ? a.events > b.events : a.kind < b.kind;
+  });
+  return out;
+}
 
 }  // namespace xoff::sim

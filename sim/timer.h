@@ -31,6 +31,10 @@ class Timer final : public EventHandler {
   bool armed() const { return armed_; }
   Time expiry() const { return expiry_; }
 
+  const char* event_kind(uint64_t gen) const override {
+    if (!armed_ || gen != gen_) return "timer: stale entry (cancelled or re-armed)";
+    return owner_.event_kind(kind_);
+  }
   void handle_event(uint64_t gen) override {
     if (!armed_ || gen != gen_) return;  // stale: cancelled or re-armed since
     armed_ = false;

@@ -17,6 +17,7 @@ struct RunArgs {
   bool no_output = false;              // run without writing results
   bool print_summary = true;           // tests turn the terminal summary off
   bool reproducible = false;           // record no wall time: byte-identical files
+  bool stats = false;                  // count events per kind, print the profile
   std::string log_level = "warn";
 };
 

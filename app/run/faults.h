@@ -29,6 +29,7 @@ class FaultInjector final : public sim::EventHandler {
                 const std::vector<models::Host*>& hosts);
   void start();
   void handle_event(uint64_t tag) override;
+  const char* event_kind(uint64_t) const override { return "fault"; }
 
  private:
   enum Tag : uint64_t { kLinkFault = 0, kSlowBase = 1 << 20, kStormBase = 1 };

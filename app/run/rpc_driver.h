@@ -19,6 +19,7 @@ class RpcDriver final : public sim::EventHandler, public models::RpcListener {
             std::vector<models::TcpStack*> stacks);
   void start();
   void handle_event(uint64_t probe) override;
+  const char* event_kind(uint64_t) const override { return "traffic: RPC issue"; }
   void rpc_finished(uint32_t rpc_id, sim::Duration latency) override;
   bool done() const { return finished_ == total_; }
   // Latencies in microseconds, per probe, in completion order.

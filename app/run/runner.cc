@@ -67,6 +67,7 @@ RunOutcome run_scenario(const RunArgs& a) {
     return out;
   }
   World& w = *world;
+  w.sim().set_profiling(a.stats);
   w.start();
   Progress progress(!a.quiet, cfg.duration);
   w.run(&progress);
@@ -100,6 +101,7 @@ RunOutcome run_scenario(const RunArgs& a) {
     }
   }
   if (a.print_summary) print_summary(stdout, w, out);
+  if (a.stats) print_event_profile(stdout, w.sim(), progress.elapsed_seconds());
   return out;
 }
 

@@ -175,4 +175,18 @@ void print_summary(std::FILE* f, World& w, const RunOutcome& out) {
   if (!out.output_path.empty()) std::fprintf(f, "Results      %s\n", out.output_path.c_str());
 }
 
+void print_event_profile(std::FILE* f, const sim::Simulator& sim, double wall_seconds) {
+  const std::vector<sim::Simulator::KindCount> kinds = sim.event_profile();
+  const double total = static_cast<double>(sim.events_executed());
+  std::fprintf(f, "Events by kind (%llu events",
+               static_cast<unsigned long long>(sim.events_executed()));
+  if (wall_seconds > 0) std::fprintf(f, ", %.2f M/s", total / wall_seconds / 1e6);
+  std::fprintf(f, ")\n");
+  for (const auto& k : kinds) {
+    std::fprintf(f, "  %-44s %12llu  %5.1f %%\n", k.kind.c_str(),
+                 static_cast<unsigned long long>(k.events),
+                 total > 0 ? 100.0 * static_cast<double>(k.events) / total : 0.0);
+  }
+}
+
 }  // namespace xoff::app

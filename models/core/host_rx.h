@@ -35,6 +35,9 @@ class ReceivePipeline final : public sim::EventHandler {
   size_t held_packets() const { return q_.size() + (busy_ ? 1 : 0); }
   int64_t peak_bytes() const { return peak_; }
   void handle_event(uint64_t tag) override;
+  const char* event_kind(uint64_t tag) const override {
+    return tag == kRefresh ? "host: PFC refresh (slow receiver)" : "host: receive pipeline";
+  }
 
  private:
   enum Tag : uint64_t { kDone = 0, kRefresh = 1 };

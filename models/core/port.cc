@@ -337,4 +337,17 @@ void EgressPort::finalize_counters() {
   }
 }
 
+const char* EgressPort::event_kind(uint64_t tag) const {
+  switch (tag) {
+    case kTxDone:
+      return "port: transmission done";
+    case kArrive:
+      return "port: arrival at peer";
+    case kApplyPause:
+      return "port: PFC pause applied";
+    default:
+      return "port: PFC pause expired";
+  }
+}
+
 }  // namespace xoff::models

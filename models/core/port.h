@@ -96,6 +96,7 @@ class EgressPort final : public sim::EventHandler {
   void finalize_counters();
 
   void handle_event(uint64_t tag) override;
+  const char* event_kind(uint64_t tag) const override;
 
  private:
   enum Tag : uint64_t { kTxDone = 0, kArrive = 1, kApplyPause = 2, kResume = 3 };

@@ -44,6 +44,7 @@ class DeadlockDetector final : public sim::EventHandler {
   std::vector<DeadlockRecord> scan();
   const std::vector<DeadlockRecord>& reported() const { return reported_; }
   void handle_event(uint64_t) override;
+  const char* event_kind(uint64_t) const override { return "monitor: deadlock scan"; }
 
  private:
   struct Vertex {

@@ -30,6 +30,7 @@ class Sampler final : public sim::EventHandler {
   Sampler(Network& net, sim::Duration interval, std::vector<Probe> probes);
   void start();
   void handle_event(uint64_t) override;
+  const char* event_kind(uint64_t) const override { return "monitor: sample"; }
   static std::string series_name(const Network& net, const Probe& p);
 
  private:

@@ -58,6 +58,9 @@ class RoceNic final : public Transport, public FlowEndpoint, public sim::EventHa
   void receive(Packet& p) override;
   void on_room() override;
   void handle_event(uint64_t tag) override;
+  const char* event_kind(uint64_t tag) const override {
+    return tag == kPaceTag ? "roce: pacing / send" : "roce: retransmission timeout";
+  }
 
   void set_listener(FlowListener* l) { listener_ = l; }
   const RoceConfig& config() const { return cfg_; }

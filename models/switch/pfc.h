@@ -46,6 +46,7 @@ class PfcGenerator final : public sim::EventHandler {
   }
 
   void handle_event(uint64_t slot) override;  // refresh timer of (port, PG) = slot
+  const char* event_kind(uint64_t) const override { return "switch: PFC XOFF refresh / XON check"; }
 
  private:
   void send_frame(PortIndex in, int pg, uint16_t quanta);

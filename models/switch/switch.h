@@ -78,6 +78,7 @@ class Switch final : public Node, private sim::EventHandler {
 
  private:
   void handle_event(uint64_t tag) override;  // route installation
+  const char* event_kind(uint64_t) const override { return "switch: route install"; }
   void receive_pause(Packet& p, PortIndex ingress);
   void admit(Packet& p, PortIndex ingress, PortIndex out);
   void drop(Packet& p, DropReason why, EgressPort* queue);

@@ -48,6 +48,7 @@ class PfcWatchdog final : public sim::EventHandler {
   const WatchdogConfig& config() const { return cfg_; }
 
   void handle_event(uint64_t tag) override;  // a poll
+  const char* event_kind(uint64_t) const override { return "switch: PFC watchdog poll"; }
 
  private:
   struct QueueWatch {

@@ -95,6 +95,9 @@ class TcpStack final : public Transport, public FlowEndpoint, private sim::Event
   void on_timeout(TcpConnection& c);
   void note_event(const TcpConnection& c, TcpEventKind kind, int64_t flight);
   void handle_event(uint64_t tag) override;
+  const char* event_kind(uint64_t tag) const override {
+    return (tag & 1) == 1 ? "tcp: delayed ACK" : "tcp: retransmission timeout";
+  }
 
   // tcp_output.cc: what goes to the NIC
   void schedule(TcpConnection& c);

@@ -65,6 +65,7 @@ class TrafficManager final : public FlowListener, public sim::EventHandler {
   // FlowListener: the transport saw the last byte acknowledged.
   void flow_finished(uint32_t flow_id, sim::Time finish, int64_t retransmitted_bytes) override;
   void handle_event(uint64_t tag) override;
+  const char* event_kind(uint64_t) const override { return "traffic: flow start"; }
 
   uint32_t num_flows() const { return static_cast<uint32_t>(flows_.size()); }
   uint64_t flows_started() const { return started_; }

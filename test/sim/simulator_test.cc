@@ -2,9 +2,11 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
 #include <vector>
 
 #include "sim/rng.h"
+#include "sim/timer.h"
 
 namespace xoff::sim {
 namespace {
@@ -130,6 +132,49 @@ uint64_t chatter_fingerprint(uint64_t delay_of_second) {
 TEST(Simulator, FingerprintEqualForEqualRunsAndDiffersOtherwise) {
   EXPECT_EQ(chatter_fingerprint(3), chatter_fingerprint(3));
   EXPECT_NE(chatter_fingerprint(3), chatter_fingerprint(4));
+}
+
+// Event profile: a handler that names its tags; a timer re-armed twice
+// leaves two stale entries, counted apart.
+struct Named final : EventHandler {
+  void handle_event(uint64_t) override {}
+  const char* event_kind(uint64_t tag) const override { return tag == 0 ? "even" : "odd"; }
+};
+
+TEST(Simulator, EventProfileCountsKindsAndStaleTimers) {
+  Simulator sim;
+  sim.set_profiling(true);
+  Named n;
+  for (int i = 0; i < 10; ++i)
+    sim.schedule_at(Time::from_ps(i), n, static_cast<uint64_t>(i % 3 == 0 ? 0 : 1));
+  Timer t(sim, n, 1);
+  t.arm_at(Time::from_ps(5));
+  t.arm_at(Time::from_ps(6));
+  t.arm_at(Time::from_ps(7));  // the first two entries are stale
+  sim.run();
+  // i = 0, 3, 6, 9 are "even" (4); the other 6 plus the live timer are "odd" (7).
+  const auto prof = sim.event_profile();
+  ASSERT_EQ(prof.size(), 3u);
+  EXPECT_EQ(prof[0].kind, "odd");
+  EXPECT_EQ(prof[0].events, 7u);
+  EXPECT_EQ(prof[1].kind, "even");
+  EXPECT_EQ(prof[1].events, 4u);
+  EXPECT_EQ(prof[2].events, 2u);
+  EXPECT_NE(prof[2].kind.find("stale"), std::string::npos);
+  EXPECT_EQ(sim.events_executed(), 13u);
+}
+
+TEST(Simulator, ProfilingDoesNotChangeTheFingerprint) {
+  const auto run = [](bool profile) {
+    Simulator sim;
+    sim.set_profiling(profile);
+    Chatter a;
+    a.sim = &sim;
+    sim.schedule_at(Time::zero(), a);
+    sim.run();
+    return sim.fingerprint();
+  };
+  EXPECT_EQ(run(true), run(false));
 }
 
 }  // namespace
