@@ -6,17 +6,22 @@
 
 namespace xoff::models {
 
-void RouteTable::set(uint32_t dst, std::span<const PortIndex> ports) {
-  if (dst >= entries_.size()) entries_.resize(dst + 1);
-  Entry& e = entries_[dst];
-  const auto n = static_cast<uint32_t>(ports.size());
-  if (n > e.capacity) {
-    e.offset = static_cast<uint32_t>(ports_.size());
-    e.capacity = n;
-    ports_.resize(ports_.size() + n);
+uint32_t RouteTable::intern(std::span<const PortIndex> ports) {
+  if (ports.empty()) return 0;
+  std::string key(reinterpret_cast<const char*>(ports.data()), ports.size_bytes());
+  const auto [it, added] = index_.try_emplace(std::move(key), 0);
+  if (added) {
+    it->second = static_cast<uint32_t>(groups_.size());
+    groups_.push_back(
+        Group{static_cast<uint32_t>(ports_.size()), static_cast<uint32_t>(ports.size())});
+    ports_.insert(ports_.end(), ports.begin(), ports.end());
   }
-  std::copy(ports.begin(), ports.end(), ports_.begin() + e.offset);
-  e.count = n;
+  return it->second;
+}
+
+void RouteTable::set(uint32_t dst, std::span<const PortIndex> ports) {
+  if (dst >= group_of_.size()) group_of_.resize(dst + 1, 0);
+  group_of_[dst] = intern(ports);
   for (PortIndex p : ports) port_bound_ = std::max<uint32_t>(port_bound_, p.value() + 1u);
 }
 

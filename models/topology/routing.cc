@@ -29,23 +29,22 @@ void check_mask(const Topology& topo, const std::vector<bool>& link_up) {
   }
 }
 
-// Transposes per-destination columns into the node-major ForwardingTables.
-ForwardingTables assemble(const Topology& topo, const PortMap& pm,
-                          const std::vector<Column>& cols) {
+// Empty tables for `topo`, sized and with every node's port count.
+ForwardingTables empty_tables(const Topology& topo, const PortMap& pm) {
+  std::vector<uint16_t> counts;
+  for (uint32_t n = 0; n < topo.nodes.size(); ++n) counts.push_back(pm.num_ports(n));
   ForwardingTables t;
-  t.num_nodes = static_cast<uint32_t>(topo.nodes.size());
-  t.num_hosts = static_cast<uint32_t>(cols.size());
-  for (uint32_t n = 0; n < t.num_nodes; ++n) t.port_counts.push_back(pm.num_ports(n));
-  t.offsets.reserve(static_cast<size_t>(t.num_nodes) * t.num_hosts + 1);
-  t.offsets.push_back(0);
-  for (uint32_t n = 0; n < t.num_nodes; ++n) {
-    for (const Column& c : cols) {
-      t.ports.insert(t.ports.end(), c.ports.begin() + c.offsets[n],
-                     c.ports.begin() + c.offsets[n + 1]);
-      t.offsets.push_back(static_cast<uint32_t>(t.ports.size()));
-    }
-  }
+  t.reset(topo, std::move(counts));
   return t;
+}
+
+// Writes one destination's column (next hops of every node towards `dst`).
+void add_column(ForwardingTables& t, uint32_t dst, const Column& c) {
+  for (uint32_t n = 0; n < t.num_nodes; ++n) {
+    t.set(
+        n, dst,
+        std::span<const PortIndex>(c.ports.data() + c.offsets[n], c.offsets[n + 1] - c.offsets[n]));
+  }
 }
 
 // Ports of `node` whose link is up and whose peer satisfies `pred(peer)`.
@@ -103,10 +102,11 @@ ForwardingTables up_down_by_key(const Topology& topo, const std::vector<bool>& l
             [&](uint32_t a, uint32_t b) { return key[a] != key[b] ? key[a] < key[b] : a < b; });
   for (uint32_t r = 0; r < by_rank.size(); ++r) rank[by_rank[r]] = r;
   const PortMap pm(topo);
-  std::vector<Column> cols;
+  ForwardingTables t = empty_tables(topo, pm);
+  uint32_t h = 0;
   for (uint32_t dst : topo.host_nodes())
-    cols.push_back(up_down_column(pm, link_up, by_rank, rank, dst));
-  return assemble(topo, pm, cols);
+    add_column(t, h++, up_down_column(pm, link_up, by_rank, rank, dst));
+  return t;
 }
 
 }  // namespace
@@ -119,7 +119,8 @@ ForwardingTables shortest_path_ecmp(const Topology& topo, const std::vector<bool
   check_mask(topo, link_up);
   const detail::Graph g = detail::make_graph(topo, &link_up);
   const PortMap pm(topo);
-  std::vector<Column> cols;
+  ForwardingTables t = empty_tables(topo, pm);
+  uint32_t h = 0;
   for (uint32_t dst : topo.host_nodes()) {
     const std::vector<int> dist = detail::hop_distances(g, dst);
     Column c;
@@ -129,9 +130,9 @@ ForwardingTables shortest_path_ecmp(const Topology& topo, const std::vector<bool
             pm, link_up, v, [&](uint32_t u) { return dist[u] == dist[v] - 1; }, c);
       c.end_node();
     }
-    cols.push_back(std::move(c));
+    add_column(t, h++, c);
   }
-  return assemble(topo, pm, cols);
+  return t;
 }
 
 ForwardingTables up_down(const Topology& topo, const std::vector<bool>& link_up, uint32_t root) {
@@ -154,7 +155,6 @@ ForwardingTables tiered_up_down(const Topology& topo, const std::vector<bool>& l
 }
 
 void apply_static_routes(ForwardingTables& t, const std::vector<StaticRoute>& routes) {
-  std::map<size_t, const StaticRoute*> replace;  // later routes win
   for (const StaticRoute& r : routes) {
     const std::string where =
         "static route at node " + std::to_string(r.node) + " to host " + std::to_string(r.dst_host);
@@ -167,21 +167,56 @@ void apply_static_routes(ForwardingTables& t, const std::vector<StaticRoute>& ro
                             " ports)");
       }
     }
-    replace[static_cast<size_t>(r.node) * t.num_hosts + r.dst_host] = &r;
+    t.set(r.node, r.dst_host, r.ports);  // later routes win
   }
-  std::vector<uint32_t> offsets{0};
-  std::vector<PortIndex> ports;
-  for (size_t e = 0; e + 1 < t.offsets.size(); ++e) {
-    auto it = replace.find(e);
-    if (it != replace.end()) {
-      ports.insert(ports.end(), it->second->ports.begin(), it->second->ports.end());
-    } else {
-      ports.insert(ports.end(), t.ports.begin() + t.offsets[e], t.ports.begin() + t.offsets[e + 1]);
+}
+
+void ForwardingTables::reset(const Topology& topo, std::vector<uint16_t> ports_per_node) {
+  num_nodes = static_cast<uint32_t>(topo.nodes.size());
+  num_hosts = static_cast<uint32_t>(topo.host_nodes().size());
+  port_counts = std::move(ports_per_node);
+  self_host.assign(num_nodes, kNoHost);
+  uint32_t h = 0;
+  for (uint32_t n : topo.host_nodes()) self_host[n] = h++;
+  rows_.assign(num_nodes, Row{});
+  group_offsets_ = {0};
+  ports_.clear();
+  group_index_.clear();
+  intern({});  // group 0: no next hop
+}
+
+uint32_t ForwardingTables::intern(std::span<const PortIndex> ports) {
+  std::string key(reinterpret_cast<const char*>(ports.data()), ports.size_bytes());
+  const auto [it, added] = group_index_.try_emplace(std::move(key), 0);
+  if (added) {
+    it->second = static_cast<uint32_t>(group_offsets_.size() - 1);
+    ports_.insert(ports_.end(), ports.begin(), ports.end());
+    group_offsets_.push_back(static_cast<uint32_t>(ports_.size()));
+  }
+  return it->second;
+}
+
+void ForwardingTables::set(uint32_t node, uint32_t dst_host, std::span<const PortIndex> ports) {
+  XOFF_CHECK(node < num_nodes && dst_host < num_hosts, "ForwardingTables::set out of range");
+  if (self_host[node] == dst_host) return;
+  const uint32_t g = intern(ports);
+  Row& r = rows_[node];
+  if (r.cells.empty()) {
+    if (r.uniform == kUnset || r.uniform == g) {
+      r.uniform = g;
+      return;
     }
-    offsets.push_back(static_cast<uint32_t>(ports.size()));
+    r.cells.assign(num_hosts, r.uniform);
   }
-  t.offsets = std::move(offsets);
-  t.ports = std::move(ports);
+  r.cells[dst_host] = g;
+}
+
+size_t ForwardingTables::memory_bytes() const {
+  size_t b = rows_.size() * sizeof(Row) + ports_.size() * sizeof(PortIndex) +
+             group_offsets_.size() * sizeof(uint32_t) + self_host.size() * sizeof(uint32_t);
+  for (const Row& r : rows_) b += r.cells.size() * sizeof(uint32_t);
+  for (const auto& [k, v] : group_index_) b += k.size() + 48;
+  return b;
 }
 
 PortIndex ecmp_select(std::span<const PortIndex> hops, uint32_t flow_hash, uint64_t switch_salt) {

@@ -1,7 +1,13 @@
 #pragma once
 // Forwarding: per node, per destination host, the set of egress ports a packet
 // may take (ECMP), computed once from the topology and a link-up mask and then
-// read on the hot path as a flat vector indexed by (node, destination ordinal).
+// read through next_hops(node, destination ordinal).
+//
+// Storage is compact (a 4,096-host fabric keeps a few MB, not one port list
+// per (node, host) pair): next-hop groups are interned (a leaf's uplink set is
+// stored once and shared by every remote destination), and a node whose every
+// entry is the same group (a single-port host) keeps just that group id;
+// other nodes keep one 4-byte group id per destination host.
 //
 // Routing algorithms:
 // - shortest_path_ecmp: hop-count shortest paths; every neighbour on a shortest
@@ -34,7 +40,9 @@
 // loops and black holes come from). Modelling that delay is the caller's job.
 #include <cstdint>
 #include <span>
+#include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "models/core/ids.h"
@@ -43,19 +51,47 @@
 namespace xoff::models {
 
 // next_hops(node, h) for node index and destination host ordinal h; an empty span
-// means no route (drop). Entry (node, h) lives at offsets[node * num_hosts + h].
+// means no route (drop).
 // Ports are listed in increasing port number.
-struct ForwardingTables {
+class ForwardingTables {
+ public:
+  static constexpr uint32_t kNoHost = UINT32_MAX;
+
   uint32_t num_nodes = 0;
   uint32_t num_hosts = 0;
   std::vector<uint16_t> port_counts;  // per node, for validating static routes
-  std::vector<uint32_t> offsets;      // num_nodes * num_hosts + 1 entries
-  std::vector<PortIndex> ports;
+  std::vector<uint32_t> self_host;    // per node: its host ordinal, or kNoHost
+
+  // Empty tables for `topo` (every next-hop group empty).
+  void reset(const Topology& topo, std::vector<uint16_t> ports_per_node);
+  // Sets the next hops of `node` towards host `dst` (a host's own entry stays empty).
+  void set(uint32_t node, uint32_t dst_host, std::span<const PortIndex> ports);
 
   std::span<const PortIndex> next_hops(uint32_t node, uint32_t dst_host) const {
-    const size_t e = static_cast<size_t>(node) * num_hosts + dst_host;
-    return {ports.data() + offsets[e], ports.data() + offsets[e + 1]};
+    if (self_host[node] == dst_host) return {};
+    const Row& r = rows_[node];
+    const uint32_t g = r.cells.empty() ? (r.uniform == kUnset ? 0 : r.uniform) : r.cells[dst_host];
+    return {ports_.data() + group_offsets_[g], ports_.data() + group_offsets_[g + 1]};
   }
+  // Distinct next-hop groups (the empty group included) and the bytes held.
+  size_t num_groups() const { return group_offsets_.size() - 1; }
+  size_t memory_bytes() const;
+
+ private:
+  static constexpr uint32_t kUnset = UINT32_MAX;
+  // A node whose every entry is the same group (a single-port host, a switch
+  // seen from one tier) keeps just that group; the others keep one group id
+  // per destination host.
+  struct Row {
+    uint32_t uniform = kUnset;
+    std::vector<uint32_t> cells;  // empty: every entry is `uniform`
+  };
+  uint32_t intern(std::span<const PortIndex> ports);
+
+  std::vector<Row> rows_;
+  std::vector<uint32_t> group_offsets_;  // group g is ports_[off[g], off[g+1])
+  std::vector<PortIndex> ports_;
+  std::unordered_map<std::string, uint32_t> group_index_;  // group bytes -> id
 };
 
 // link_up[i] says whether Topology::links[i] carries traffic (size == links.size()).
