@@ -37,6 +37,10 @@ class EventHandler {
     (void)tag;
     return "other";
   }
+  // Called for the next pending event while the current one runs: issue
+  // __builtin_prefetch for the memory handle_event(tag) will touch first (the
+  // packet a port is about to deliver). A hint only: it must not change state.
+  virtual void prefetch(uint64_t tag) const { (void)tag; }
 
  protected:
   ~EventHandler() = default;

@@ -35,6 +35,9 @@ class Timer final : public EventHandler {
     if (!armed_ || gen != gen_) return "timer: stale entry (cancelled or re-armed)";
     return owner_.event_kind(kind_);
   }
+  void prefetch(uint64_t gen) const override {
+    if (armed_ && gen == gen_) owner_.prefetch(kind_);
+  }
   void handle_event(uint64_t gen) override {
     if (!armed_ || gen != gen_) return;  // stale: cancelled or re-armed since
     armed_ = false;

@@ -139,6 +139,10 @@ int EgressPort::pick_dwrr() {
 void EgressPort::start_tx(Packet& p, bool control) {
   busy_ = true;
   tx_ = &p;
+  // The next frame out is likely control, else the next of this class.
+  next_tx_ = !control_.empty()               ? control_.front()
+             : !control && !q_[p.tc].empty() ? q_[p.tc].front()
+                                             : nullptr;
   if (control) {
     ++counters_.control_packets;
   } else {
@@ -158,6 +162,7 @@ void EgressPort::on_tx_done() {
   busy_ = false;
   if (p != nullptr) {  // null when the link failed mid-frame
     if (!arrive_timer_.armed()) arrive_timer_.arm_in(delay_);
+    if (flight_.empty()) next_arrival_ = p;
     flight_.push_back(InFlight{sim_.now() + delay_, p});
   }
   try_send();
@@ -170,6 +175,7 @@ void EgressPort::on_arrive() {
     Packet* p = flight_.pop_front().pkt;
     peer_.receive(*p, peer_port_);
   }
+  next_arrival_ = flight_.empty() ? nullptr : flight_.front().pkt;
   if (!flight_.empty()) arrive_timer_.arm_at(flight_.front().arrival);
 }
 
@@ -299,6 +305,7 @@ int64_t EgressPort::flush_class(int tc, DropReason why) {
 void EgressPort::drop_all_in_flight() {
   while (!flight_.empty()) net_.drop(*flight_.pop_front().pkt, DropReason::kLinkDown, owner_);
   arrive_timer_.cancel();
+  next_arrival_ = nullptr;
   if (tx_ != nullptr) {
     net_.drop(*tx_, DropReason::kLinkDown, owner_);
     tx_ = nullptr;  // the pending kTxDone finds nothing to deliver
@@ -334,6 +341,17 @@ void EgressPort::finalize_counters() {
       pause_open_[tc] = true;
       pause_started_[tc] = sim_.now();
     }
+  }
+}
+
+// Arrival: the packet about to be delivered and the node it goes to.
+// Transmission done: the head of the class likely served next.
+void EgressPort::prefetch(uint64_t tag) const {
+  if (tag == kArrive) {
+    __builtin_prefetch(next_arrival_);
+    __builtin_prefetch(&peer_);
+  } else if (tag == kTxDone) {
+    __builtin_prefetch(next_tx_);
   }
 }
 

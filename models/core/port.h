@@ -97,9 +97,17 @@ class EgressPort final : public sim::EventHandler {
 
   void handle_event(uint64_t tag) override;
   const char* event_kind(uint64_t tag) const override;
+  void prefetch(uint64_t tag) const override;
 
  private:
   enum Tag : uint64_t { kTxDone = 0, kArrive = 1, kApplyPause = 2, kResume = 3 };
+  // Prefetch hints, first among the members so they share the object's first
+  // cache line with the vtable pointer: the packet the next arrival delivers,
+  // and the one the next transmission likely sends. Only ever prefetched (a
+  // stale hint costs a useless prefetch, never a wrong result).
+  Packet* next_arrival_ = nullptr;
+  Packet* next_tx_ = nullptr;
+
   struct InFlight {
     sim::Time arrival;
     Packet* pkt;
