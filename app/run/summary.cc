@@ -19,8 +19,11 @@ std::string dur(sim::Duration d) { return us(d.to_us()); }
 
 void print_flows(std::FILE* f, World& w, const analysis::RunData& d) {
   const auto& tm = w.traffic();
-  std::fprintf(f, "Flows        %llu of %u finished\n",
-               static_cast<unsigned long long>(tm.flows_finished()), tm.num_flows());
+  // Collective steps not yet generated count as flows that did not finish.
+  std::fprintf(
+      f, "Flows        %llu of %llu finished\n",
+      static_cast<unsigned long long>(tm.flows_finished()),
+      static_cast<unsigned long long>(tm.num_flows() + w.collectives().ungenerated_flows()));
   if (d.flows.empty()) return;
   const analysis::FlowSummary s = analysis::summarize_flows(d.flows);
   for (const auto& p : s.by_protocol) {

@@ -191,7 +191,7 @@ void World::run(Progress* progress) {
     sim_.run_until(std::min(stop_at, sim_.now() + slice));
     if (progress != nullptr) {
       progress->update(sim_.now(), sim_.events_executed(), traffic_.flows_finished(),
-                       traffic_.num_flows());
+                       traffic_.num_flows() + collectives_.ungenerated_flows());
     }
     if (!done && cfg_.stop_when_done && traffic_done()) {
       done = true;

@@ -8,15 +8,6 @@
 namespace xoff::models {
 namespace {
 
-// Who sends what in every step: entries indexed [step * n + rank].
-struct Schedule {
-  uint32_t n = 0;
-  uint32_t steps = 0;
-  std::vector<uint32_t> dst;   // destination rank
-  std::vector<uint32_t> from;  // rank whose flow arrives at this rank
-  std::vector<int64_t> bytes;
-};
-
 // Bytes in chunks [lo, lo + len) of S split into n chunks, the first S mod n
 // chunks one byte larger.
 int64_t chunk_bytes(int64_t s, uint32_t n, uint32_t lo, uint32_t len) {
@@ -26,47 +17,62 @@ int64_t chunk_bytes(int64_t s, uint32_t n, uint32_t lo, uint32_t len) {
   return q * len + extra;
 }
 
-Schedule ring_schedule(uint32_t n, int64_t s) {
-  Schedule sc{n, 2 * (n - 1), {}, {}, {}};
-  for (uint32_t k = 0; k < sc.steps; ++k) {
-    for (uint32_t r = 0; r < n; ++r) {
-      // Reduce-scatter sends chunk r - k; all-gather step j sends chunk r + 1 - j.
-      const uint32_t chunk = k < n - 1 ? (r + n - k) % n : (r + 1 + n - (k - (n - 1))) % n;
-      sc.dst.push_back((r + 1) % n);
-      sc.from.push_back((r + n - 1) % n);
-      sc.bytes.push_back(chunk_bytes(s, n, chunk, 1));
-    }
-  }
-  return sc;
+// What rank r sends in step k: to whom, how much, and whose step-k flow
+// arrives at r.
+struct StepFlow {
+  uint32_t dst = 0;
+  uint32_t from = 0;
+  int64_t bytes = 0;
+};
+
+StepFlow ring_step(uint32_t n, int64_t s, uint32_t r, uint32_t k) {
+  // Reduce-scatter sends chunk r - k; all-gather step j sends chunk r + 1 - j.
+  const uint32_t chunk = k < n - 1 ? (r + n - k) % n : (r + 1 + n - (k - (n - 1))) % n;
+  return {(r + 1) % n, (r + n - 1) % n, chunk_bytes(s, n, chunk, 1)};
 }
 
-Schedule halving_doubling_schedule(uint32_t n, int64_t s) {
+StepFlow halving_doubling_step(uint32_t n, int64_t s, uint32_t r, uint32_t k) {
   const auto m = static_cast<uint32_t>(std::countr_zero(n));  // log2 n
-  Schedule sc{n, 2 * m, {}, {}, {}};
-  sc.dst.resize(static_cast<size_t>(sc.steps) * n);
-  sc.from.resize(sc.dst.size());
-  sc.bytes.resize(sc.dst.size());
-  for (uint32_t r = 0; r < n; ++r) {
-    uint32_t lo = 0;
-    uint32_t len = n;  // chunks [lo, lo + len) that rank r is responsible for
-    for (uint32_t k = 0; k < sc.steps; ++k) {
-      const bool halving = k < m;
-      const uint32_t d = halving ? n >> (k + 1) : 1u << (k - m);
-      const size_t i = static_cast<size_t>(k) * n + r;
-      sc.dst[i] = sc.from[i] = r ^ d;
-      if (halving) {
-        len /= 2;
-        const bool keep_upper = (r & d) != 0;
-        sc.bytes[i] = chunk_bytes(s, n, keep_upper ? lo : lo + len, len);
-        if (keep_upper) lo += len;
-      } else {
-        sc.bytes[i] = chunk_bytes(s, n, lo, len);
-        lo &= ~d;
-        len *= 2;
-      }
+  uint32_t lo = 0;
+  uint32_t len = n;  // chunks [lo, lo + len) that rank r is responsible for
+  for (uint32_t j = 0;; ++j) {
+    const bool halving = j < m;
+    const uint32_t d = halving ? n >> (j + 1) : 1u << (j - m);
+    int64_t bytes = 0;
+    if (halving) {
+      len /= 2;
+      const bool keep_upper = (r & d) != 0;
+      bytes = chunk_bytes(s, n, keep_upper ? lo : lo + len, len);
+      if (keep_upper) lo += len;
+    } else {
+      bytes = chunk_bytes(s, n, lo, len);
+      lo &= ~d;
+      len *= 2;
     }
+    if (j == k) return {r ^ d, r ^ d, bytes};
   }
-  return sc;
+}
+
+StepFlow step_flow(const CollectiveSpec& spec, uint32_t r, uint32_t k) {
+  const auto n = static_cast<uint32_t>(spec.ranks.size());
+  return spec.algorithm == CollectiveAlgorithm::kRing
+             ? ring_step(n, spec.size.count(), r, k)
+             : halving_doubling_step(n, spec.size.count(), r, k);
+}
+
+FlowSpec step_spec(const CollectiveSpec& spec, uint32_t r, uint32_t k, const StepFlow& sf) {
+  FlowSpec f;
+  f.name = spec.name;
+  f.name += "/s";
+  f.name += std::to_string(k);
+  f.name += "/r";
+  f.name += std::to_string(r);
+  f.src = spec.ranks[r];
+  f.dst = spec.ranks[sf.dst];
+  f.size = sim::Bytes(sf.bytes);
+  f.start = spec.start;
+  apply_class(f, spec.cls);
+  return f;
 }
 
 void validate(const CollectiveSpec& spec) {
@@ -99,21 +105,13 @@ uint32_t collective_steps(const CollectiveSpec& spec) {
 std::vector<FlowPlan> collective_flows(const CollectiveSpec& spec) {
   validate(spec);
   const auto n = static_cast<uint32_t>(spec.ranks.size());
-  const Schedule sc = spec.algorithm == CollectiveAlgorithm::kRing
-                          ? ring_schedule(n, spec.size.count())
-                          : halving_doubling_schedule(n, spec.size.count());
-  std::vector<FlowPlan> out(sc.dst.size());
-  for (uint32_t k = 0; k < sc.steps; ++k) {
+  const uint32_t steps = collective_steps(spec);
+  std::vector<FlowPlan> out(static_cast<size_t>(steps) * n);
+  for (uint32_t k = 0; k < steps; ++k) {
     for (uint32_t r = 0; r < n; ++r) {
-      const size_t i = static_cast<size_t>(k) * n + r;
-      FlowPlan& p = out[i];
-      p.spec.name = spec.name + "/s" + std::to_string(k) + "/r" + std::to_string(r);
-      p.spec.src = spec.ranks[r];
-      p.spec.dst = spec.ranks[sc.dst[i]];
-      p.spec.size = sim::Bytes(sc.bytes[i]);
-      p.spec.start = spec.start;
-      apply_class(p.spec, spec.cls);
-      if (k > 0) p.after = {(k - 1) * n + r, (k - 1) * n + sc.from[i - n]};
+      FlowPlan& p = out[static_cast<size_t>(k) * n + r];
+      p.spec = step_spec(spec, r, k, step_flow(spec, r, k));
+      if (k > 0) p.after = {(k - 1) * n + r, (k - 1) * n + step_flow(spec, r, k - 1).from};
     }
   }
   return out;
@@ -132,34 +130,78 @@ CollectiveEngine::CollectiveEngine(TrafficManager& tm, Recorder& recorder)
 }
 
 uint32_t CollectiveEngine::add(const CollectiveSpec& spec) {
-  const std::vector<FlowPlan> flows = collective_flows(spec);
-  Item it;
-  it.first_flow = tm_.add_batch(flows);
-  it.num_flows = static_cast<uint32_t>(flows.size());
+  validate(spec);
+  const auto item = static_cast<uint32_t>(items_.size());
+  Item& it = items_.emplace_back();
+  it.spec = spec;
   it.ranks = static_cast<uint32_t>(spec.ranks.size());
-  it.remaining = it.num_flows;
-  it.step_finish.assign(collective_steps(spec), spec.start);
+  it.steps = collective_steps(spec);
+  it.total = static_cast<uint64_t>(it.steps) * it.ranks;
+  it.remaining = it.total;
+  it.step.assign(it.ranks, 0);
+  it.sent.assign(it.ranks, false);
+  it.received.assign(it.total, false);
+  it.step_finish.assign(it.steps, spec.start);
   it.record.name = spec.name;
   it.record.algorithm = algorithm_name(spec.algorithm);
   it.record.ranks = it.ranks;
   it.record.size_bytes = spec.size.count();
   it.record.start = spec.start;
   it.record.ideal = collective_ideal(spec);
-  items_.push_back(std::move(it));
-  return static_cast<uint32_t>(items_.size() - 1);
+  // Step 0 names every rank as a source and every rank as a destination, so
+  // the manager validates all hosts and the class here; later steps reuse them.
+  try {
+    for (uint32_t r = 0; r < it.ranks; ++r) {
+      const uint32_t id = launch(item, r, 0, spec.start);
+      if (r == 0) items_[item].first_flow = id;
+    }
+  } catch (const TrafficError&) {
+    items_.pop_back();
+    throw;
+  }
+  return item;
+}
+
+uint32_t CollectiveEngine::launch(uint32_t item, uint32_t rank, uint32_t step, sim::Time start) {
+  Item& it = items_[item];
+  FlowSpec f = step_spec(it.spec, rank, step, step_flow(it.spec, rank, step));
+  f.start = std::max(f.start, start);
+  const uint32_t id = tm_.add_flow(std::move(f));
+  running_.get(id) = FlowTag{item, rank, step};
+  it.step[rank] = step;
+  it.sent[rank] = false;
+  ++it.generated;
+  return id;
+}
+
+void CollectiveEngine::advance(uint32_t item, uint32_t rank, sim::Time now) {
+  Item& it = items_[item];
+  const uint32_t k = it.step[rank];
+  if (k + 1 < it.steps && it.sent[rank] && it.received[static_cast<size_t>(rank) * it.steps + k]) {
+    launch(item, rank, k + 1, now);
+  }
 }
 
 void CollectiveEngine::on_flow_finished(const FlowRecord& r) {
-  const auto after =
-      std::upper_bound(items_.begin(), items_.end(), r.flow_id,
-                       [](uint32_t id, const Item& it) { return id < it.first_flow; });
-  if (after == items_.begin()) return;
-  Item& it = *(after - 1);
-  if (r.flow_id >= it.first_flow + it.num_flows) return;  // not a collective's flow
+  const FlowTag* found = running_.find(r.flow_id);
+  if (found == nullptr) return;  // not a collective's flow
+  const FlowTag tag = *found;
+  running_.erase(r.flow_id);
+  Item& it = items_[tag.item];
   XOFF_CHECK(it.remaining > 0, "collective flow finished after its collective completed");
-  const uint32_t step = (r.flow_id - it.first_flow) / it.ranks;
-  it.step_finish[step] = std::max(it.step_finish[step], r.finish);
-  if (--it.remaining == 0) complete(it);
+  it.step_finish[tag.step] = std::max(it.step_finish[tag.step], r.finish);
+  const uint32_t dst = step_flow(it.spec, tag.rank, tag.step).dst;
+  it.sent[tag.rank] = true;
+  it.received[static_cast<size_t>(dst) * it.steps + tag.step] = true;
+  advance(tag.item, tag.rank, r.finish);
+  advance(tag.item, dst, r.finish);
+  if (--items_[tag.item].remaining == 0) complete(items_[tag.item]);
+}
+
+uint64_t CollectiveEngine::ungenerated_flows() const {
+  uint64_t n = 0;
+  for (const Item& it : items_) n += it.total - it.generated;
+  return n;
 }
 
 void CollectiveEngine::complete(Item& it) {

@@ -2,7 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
 #include <numeric>
+#include <string>
 
 #include "test/models/traffic/fake_fabric.h"
 
@@ -39,8 +41,12 @@ struct Bench {
 TEST(RingAllReduce, EightRanksFinishAtTheIdealBoundPlusOneLatencyPerStep) {
   Bench b;
   b.engine.add(allreduce(CollectiveAlgorithm::kRing, 8, kSize));
-  EXPECT_EQ(b.tm.num_flows(), 112u);  // 14 steps x 8 ranks
+  EXPECT_EQ(b.tm.num_flows(), 8u);             // step 0 only; later steps come as they are ready
+  EXPECT_EQ(b.engine.planned_flows(0), 112u);  // 14 steps x 8 ranks
+  EXPECT_EQ(b.engine.ungenerated_flows(), 104u);
   b.sim.run();
+  EXPECT_EQ(b.tm.num_flows(), 112u);
+  EXPECT_EQ(b.engine.ungenerated_flows(), 0u);
   ASSERT_EQ(b.rec.collectives.size(), 1u);
   const CollectiveRecord& r = b.rec.collectives[0];
   EXPECT_EQ(r.algorithm, "ring");
@@ -84,8 +90,9 @@ TEST(RingAllReduce, StepWaitsOnOwnPreviousSendAndPredecessorsPreviousSend) {
 TEST(HalvingDoubling, EightRanksTakeTheSameBandwidthTermPlusSixLatencies) {
   Bench b;
   b.engine.add(allreduce(CollectiveAlgorithm::kHalvingDoubling, 8, kSize));
-  EXPECT_EQ(b.tm.num_flows(), 48u);  // 3 + 3 steps x 8 ranks
+  EXPECT_EQ(b.engine.planned_flows(0), 48u);  // 3 + 3 steps x 8 ranks
   b.sim.run();
+  EXPECT_EQ(b.tm.num_flows(), 48u);
   ASSERT_EQ(b.rec.collectives.size(), 1u);
   const CollectiveRecord& r = b.rec.collectives[0];
   EXPECT_EQ(r.algorithm, "halving_doubling");
@@ -140,6 +147,40 @@ TEST(CollectiveEngine, ReportsEachCollectiveBesideOtherFlows) {
   // late: 2 steps of 1e6 B from 1 ms: finishes at 1 ms + 162 us.
   EXPECT_EQ(b.engine.record(1).finish.count_ps(), 1'162'000'000);
   EXPECT_EQ(b.tm.spec(b.engine.first_flow(1)).tc, 3);
+}
+
+// The lazily generated flows obey the planned DAG: every flow (r, k) starts
+// exactly when the later of its two planned dependencies finished, and carries
+// the planned source, destination and size. Uneven chunks (1,003,000 B over
+// 8 ranks leaves 3 B over) and halving-doubling's changing
+// partners make the check cover both schedules.
+void expect_follows_plan(CollectiveAlgorithm algo) {
+  Bench b;
+  const CollectiveSpec spec = allreduce(algo, 8, 1'003'000);
+  const std::vector<FlowPlan> plan = collective_flows(spec);
+  b.engine.add(spec);
+  b.sim.run();
+  ASSERT_EQ(b.tm.num_flows(), plan.size());
+  std::map<std::string, uint32_t> id_of;
+  for (uint32_t id = 0; id < b.tm.num_flows(); ++id) id_of[b.tm.spec(id).name] = id;
+  ASSERT_EQ(id_of.size(), plan.size());
+  for (const FlowPlan& p : plan) {
+    ASSERT_EQ(id_of.count(p.spec.name), 1u) << p.spec.name;
+    const uint32_t id = id_of[p.spec.name];
+    EXPECT_EQ(b.tm.spec(id).src, p.spec.src) << p.spec.name;
+    EXPECT_EQ(b.tm.spec(id).dst, p.spec.dst) << p.spec.name;
+    EXPECT_EQ(b.tm.spec(id).size, p.spec.size) << p.spec.name;
+    sim::Time ready = spec.start;
+    for (uint32_t dep : p.after) {
+      ready = std::max(ready, b.tm.finished_at(id_of[plan[dep].spec.name]));
+    }
+    EXPECT_EQ(b.tm.started_at(id), ready) << p.spec.name;
+  }
+}
+
+TEST(CollectiveEngine, LazyFlowsFollowThePlannedDependencies) {
+  expect_follows_plan(CollectiveAlgorithm::kRing);
+  expect_follows_plan(CollectiveAlgorithm::kHalvingDoubling);
 }
 
 }  // namespace
