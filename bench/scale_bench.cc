@@ -5,6 +5,9 @@
 // Two traffic kinds, each a committed TOML file sized by overrides:
 //   Scale/permutation/hosts:H   bench/scenarios/scale_permutation.toml
 //   Scale/ring/hosts:H          bench/scenarios/scale_ring.toml (64 KB per rank)
+//   Scale/fat_tree/hosts:H      bench/scenarios/fat_tree_128.toml, k = 4, 8, 16
+//                               (16, 128, 1,024 hosts); run to completion; the
+//                               128-host point is the cross-simulator workload
 // H = L leaves x L hosts per leaf... (see kSizes), every link 100 Gb/s,
 // non-blocking, PFC + ECN/DCQCN, deadlock detection on, 300 us simulated.
 //
@@ -45,6 +48,9 @@ struct Size {
 // Non-blocking at 100G: spines = hosts per leaf (each leaf has as many
 // uplinks as hosts). 16 is the smoke size.
 constexpr Size kSizes[] = {{16, 4, 4, 4}, {128, 8, 16, 16}, {1024, 32, 32, 32}, {4096, 64, 64, 64}};
+
+// Fat-trees of k-port switches: k^3 / 4 hosts.
+constexpr int kFatTreeK[] = {4, 8, 16};
 
 struct Kind {
   const char* name;
@@ -121,15 +127,40 @@ void RunScale(benchmark::State& state, const app::ScenarioConfig& cfg) {
   state.counters["peak_rss_MB"] = peak_rss_bytes() / 1e6;
 }
 
+// Registers one case; the scenario is loaded on first use, so a filtered run
+// loads only its own.
+void add_case(std::vector<std::unique_ptr<xoff::app::ScenarioConfig>>& configs,
+              const std::string& name, const char* file, std::vector<std::string> set, int hosts) {
+  const std::string path = std::string(XOFF_SOURCE_DIR) + "/" + file;
+  configs.emplace_back();
+  auto* slot = &configs.back();
+  benchmark::RegisterBenchmark(name.c_str(),
+                               [slot, path, set](benchmark::State& st) {
+                                 if (!*slot) {
+                                   try {
+                                     *slot = std::make_unique<xoff::app::ScenarioConfig>(
+                                         xoff::app::load_scenario(path, set));
+                                   } catch (const xoff::config::ScenarioError& e) {
+                                     st.SkipWithError(e.what());
+                                     for (auto _ : st) {
+                                     }
+                                     return;
+                                   }
+                                 }
+                                 RunScale(st, **slot);
+                               })
+      ->Unit(benchmark::kMillisecond)
+      ->Iterations(hosts >= 1024 ? 1 : 3);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   xoff::sim::set_log_level(spdlog::level::off);
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
-  // Scenarios are loaded lazily per case, so a filtered run loads only its own.
   std::vector<std::unique_ptr<xoff::app::ScenarioConfig>> configs;
-  configs.reserve(std::size(kKinds) * std::size(kSizes));  // slots are captured by address
+  configs.reserve(std::size(kKinds) * std::size(kSizes) + std::size(kFatTreeK));  // by address
   for (const Kind& k : kKinds) {
     for (const Size& s : kSizes) {
       std::vector<std::string> set = {"topology.leaves=" + std::to_string(s.leaves),
@@ -137,28 +168,14 @@ int main(int argc, char** argv) {
                                       "topology.spines=" + std::to_string(s.spines)};
       // 64 KB per rank: the ring's chunk is 64 KB at every size.
       if (k.ring) set.push_back("collective[0].size=" + std::to_string(64 * s.hosts) + "KB");
-      const std::string name = std::string("Scale/") + k.name + "/hosts:" + std::to_string(s.hosts);
-      const std::string path = std::string(XOFF_SOURCE_DIR) + "/" + k.path;
-      configs.emplace_back();
-      auto* slot = &configs.back();
-      benchmark::RegisterBenchmark(name.c_str(),
-                                   [slot, path, set](benchmark::State& st) {
-                                     if (!*slot) {
-                                       try {
-                                         *slot = std::make_unique<xoff::app::ScenarioConfig>(
-                                             xoff::app::load_scenario(path, set));
-                                       } catch (const xoff::config::ScenarioError& e) {
-                                         st.SkipWithError(e.what());
-                                         for (auto _ : st) {
-                                         }
-                                         return;
-                                       }
-                                     }
-                                     RunScale(st, **slot);
-                                   })
-          ->Unit(benchmark::kMillisecond)
-          ->Iterations(s.hosts >= 1024 ? 1 : 3);
+      add_case(configs, std::string("Scale/") + k.name + "/hosts:" + std::to_string(s.hosts),
+               k.path, std::move(set), s.hosts);
     }
+  }
+  for (int k : kFatTreeK) {
+    const int hosts = k * k * k / 4;
+    add_case(configs, "Scale/fat_tree/hosts:" + std::to_string(hosts),
+             "bench/scenarios/fat_tree_128.toml", {"topology.k=" + std::to_string(k)}, hosts);
   }
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();

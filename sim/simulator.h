@@ -99,8 +99,12 @@ class Simulator {
     uint64_t seq;
     EventHandler* handler;
     uint64_t tag;
-    bool before(const Entry& o) const { return time < o.time || (time == o.time && seq < o.seq); }
+    bool before(const Entry& o) const { return key() < o.key(); }
+    // (time, seq) as one integer: time >= 0, so the order is the same.
+    UInt128 key() const { return (static_cast<UInt128>(time.count_ps()) << 64) | seq; }
   };
+  using Key = UInt128;
+  size_t min_index(size_t a, size_t b) const;
   void push(const Entry& e);
   Entry pop();
   void fold(const Entry& e);
