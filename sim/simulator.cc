@@ -40,66 +40,92 @@ void Simulator::schedule_at(Time t, EventHandler& handler, uint64_t tag) {
   XOFF_CHECK(t >= now_, "event scheduled in the past: at " + std::to_string(t.count_ps()) +
                             " ps, now " + std::to_string(now_.count_ps()) + " ps");
   if (handler.handler_id_ == 0) handler.handler_id_ = next_handler_id_++;
-  push(Entry{t, next_seq_++, &handler, tag});
+  push(t, handler, tag);
 }
 
-void Simulator::push(const Entry& e) {
-  heap_.push_back(e);
-  size_t i = heap_.size() - 1;
+void Simulator::push(Time t, EventHandler& handler, uint64_t tag) {
+  uint32_t slot = 0;
+  if (!free_slots_.empty()) {
+    slot = free_slots_.back();
+    free_slots_.pop_back();
+    slots_[slot] = Payload{&handler, tag};
+  } else {
+    XOFF_CHECK(slots_.size() < (size_t{1} << kSlotBits), "more than 2^24 events pending");
+    slot = static_cast<uint32_t>(slots_.size());
+    slots_.push_back(Payload{&handler, tag});
+  }
+  XOFF_CHECK(next_seq_ < (uint64_t{1} << kSeqBits), "more than 2^40 events scheduled in one run");
+  const uint64_t low = (next_seq_++ << kSlotBits) | slot;
+  heap_.push((static_cast<Key>(static_cast<uint64_t>(t.count_ps())) << 64) | low);
+}
+
+void Simulator::KeyHeap::grow() {
+  // Room for 3 keys of padding so that h_ + 1 can sit on a 64-byte line.
+  const size_t cap = capacity_ == 0 ? 1024 : capacity_ * 2;
+  auto buf = std::make_unique<Key[]>(cap + 3);
+  const auto addr = reinterpret_cast<uintptr_t>(buf.get() + 1);
+  const size_t skip = ((64 - addr % 64) % 64) / sizeof(Key);
+  Key* h = buf.get() + skip;
+  std::copy(h_, h_ + size_, h);
+  buf_ = std::move(buf);
+  h_ = h;
+  capacity_ = cap;
+}
+
+void Simulator::KeyHeap::push(Key k) {
+  if (size_ == capacity_) grow();
+  size_t i = size_++;
   while (i > 0) {
     const size_t parent = (i - 1) / 4;
-    if (!e.before(heap_[parent])) break;
-    heap_[i] = heap_[parent];
+    if (!(k < h_[parent])) break;
+    h_[i] = h_[parent];
     i = parent;
   }
-  heap_[i] = e;
+  h_[i] = k;
 }
 
-// The smaller of two entries' indices, without a branch: (time, seq) compared
-// as one 128-bit key becomes cmp/sbb and the choice a conditional move. Child
-// order in a heap is random, so a branch here mispredicts half the time.
-size_t Simulator::min_index(size_t a, size_t b) const {
-  return heap_[b].key() < heap_[a].key() ? b : a;
-}
-
-Simulator::Entry Simulator::pop() {
-  const Entry top = heap_.front();
-  const Entry last = heap_.back();
-  heap_.pop_back();
-  const size_t n = heap_.size();
+// Sift-down without a branch per child: the four children are compared as a
+// tournament of conditional moves (child order in a heap is random, so a
+// branch here would mispredict half the time).
+Simulator::Key Simulator::KeyHeap::pop() {
+  const Key top = h_[0];
+  const Key last = h_[--size_];
+  const size_t n = size_;
   if (n == 0) return top;
-  const Key last_key = last.key();
   size_t i = 0;
   for (;;) {
     const size_t first = 4 * i + 1;
-    size_t best;
-    if (first + 3 < n) {  // all four children: a tournament of conditional moves
+    size_t best = 0;
+    if (first + 3 < n) {
       best = min_index(min_index(first, first + 1), min_index(first + 2, first + 3));
     } else {
       if (first >= n) break;
       best = first;
       for (size_t c = first + 1; c < n; ++c) best = min_index(best, c);
     }
-    if (!(heap_[best].key() < last_key)) break;
-    heap_[i] = heap_[best];
+    if (!(h_[best] < last)) break;
+    h_[i] = h_[best];
     i = best;
   }
-  heap_[i] = last;
+  h_[i] = last;
   return top;
 }
 
-void Simulator::fold(const Entry& e) {
-  uint64_t h = mix(fingerprint_, static_cast<uint64_t>(e.time.count_ps()));
-  h = mix(h, e.handler->handler_id_);
-  fingerprint_ = mix(h, e.tag);
+void Simulator::fold(Time t, const Payload& p) {
+  uint64_t h = mix(fingerprint_, static_cast<uint64_t>(t.count_ps()));
+  h = mix(h, p.handler->handler_id_);
+  fingerprint_ = mix(h, p.tag);
 }
 
 uint64_t Simulator::run_until(Time until) {
   CurrentGuard guard(this);
   stopped_ = false;
   const uint64_t start = events_;
-  while (!heap_.empty() && !stopped_ && heap_.front().time <= until) {
-    const Entry e = pop();
+  while (!heap_.empty() && !stopped_ && key_time(heap_.top()) <= until) {
+    const Key k = heap_.pop();
+    const uint32_t slot = key_slot(k);
+    const Payload e = slots_[slot];
+    free_slots_.push_back(slot);
     // Lookahead: on a large fabric the next handlers and their packets are
     // cold (a port was last served a whole fabric's worth of events ago).
     // While this event runs, the next one (the new top) prefetches what it
@@ -107,12 +133,13 @@ uint64_t Simulator::run_until(Time until) {
     // after it, start loading.
     if (!heap_.empty()) {
       const size_t n = heap_.size() < 5 ? heap_.size() : 5;
-      for (size_t c = 1; c < n; ++c) __builtin_prefetch(heap_[c].handler);
-      heap_.front().handler->prefetch(heap_.front().tag);
+      for (size_t c = 1; c < n; ++c) __builtin_prefetch(slots_[key_slot(heap_.at(c))].handler);
+      const Payload& next = slots_[key_slot(heap_.top())];
+      next.handler->prefetch(next.tag);
     }
-    now_ = e.time;
+    now_ = key_time(k);
     ++events_;
-    fold(e);
+    fold(now_, e);
     if (profiling_) [[unlikely]]
       ++profile_[e.handler->event_kind(e.tag)];
     e.handler->handle_event(e.tag);
