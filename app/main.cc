@@ -24,14 +24,34 @@ void add_run(CLI::App& cli, RunArgs& a) {
 }
 
 void add_sweep(CLI::App& cli, SweepArgs& a) {
-  auto* sw = cli.add_subcommand("sweep", "Run a scenario once per value of one parameter");
-  sw->add_option("scenario", a.base.scenario, "Scenario file (.toml)")->required();
-  sw->add_option("--param", a.parameter, "Key to vary, e.g. buffer.alpha")->required();
-  sw->add_option("--values", a.values, "Values, as for --set")->required()->delimiter(',');
-  sw->add_option("--set", a.base.overrides, "Fixed overrides: key=value (repeatable)");
-  sw->add_option("--seed", a.base.seed, "Override the scenario's seed");
-  sw->add_option("-d,--output-dir", a.output_dir, "Directory for one results file per value");
-  sw->add_flag("-q,--quiet", a.base.quiet, "No progress display");
+  auto* sw = cli.add_subcommand(
+      "sweep", "Run a scenario over a grid of values and seeds (here, or on Slurm / GNU parallel)");
+  sw->add_option("scenario", a.scenario, "Scenario file (.toml)");
+  sw->add_option("--grid", a.grid, "KEY=V1,V2,...: values of one key (repeatable: the product)");
+  sw->add_option("--seeds", a.seeds, "Replicate seeds: 1-5, or 1,3,7");
+  sw->add_option("--set", a.fixed, "Fixed override of every point: key=value (repeatable)");
+  sw->add_option("-o,--output-dir", a.output_dir,
+                 "Sweep directory (default: out/sweep_<scenario>)");
+  sw->add_option("-j,--jobs", a.jobs, "Points run at once, as local processes")
+      ->capture_default_str();
+  sw->add_option("--emit", a.emit,
+                 "Write the job for another engine instead of running: slurm (DIR/sweep.sbatch, "
+                 "a job array) or parallel (DIR/parallel.txt)");
+  sw->add_option("--resume", a.resume,
+                 "Sweep directory: run (or --emit) only the points without complete results");
+  sw->add_option("--slurm-time", a.slurm_time, "Slurm --time per point")->capture_default_str();
+  sw->add_option("--slurm-mem", a.slurm_mem, "Slurm --mem per point")->capture_default_str();
+  sw->add_option("--slurm-partition", a.slurm_partition, "Slurm --partition");
+  sw->add_flag("-q,--quiet", a.quiet, "Report failed points only");
+}
+
+void add_collect(CLI::App& cli, CollectArgs& a) {
+  auto* c = cli.add_subcommand("collect", "Merge a sweep's runs into one table (.csv or .h5)");
+  c->add_option("dir", a.dir, "Sweep directory")->required();
+  c->add_option("-o,--output", a.output, "Table file: .csv or .h5");
+  c->add_option("--metrics", a.metrics,
+                "Columns of the terminal table (default: the headline ones)")
+      ->delimiter(',');
 }
 
 }  // namespace
@@ -45,8 +65,10 @@ int main(int argc, char** argv) {
   HeadroomArgs headroom;
   ListArgs list;
   SweepArgs sweep;
+  CollectArgs collect;
   add_run(cli, run);
   add_sweep(cli, sweep);
+  add_collect(cli, collect);
   auto* chk = cli.add_subcommand("check", "Validate scenario files without running them");
   chk->add_option("scenarios", check.scenarios, "Scenario files")->required();
   chk->add_option("--set", check.overrides, "Override a scenario value: key=value");
@@ -65,6 +87,7 @@ int main(int argc, char** argv) {
   }
   if (cli.got_subcommand("run")) return cmd_run(run);
   if (cli.got_subcommand("sweep")) return cmd_sweep(sweep);
+  if (cli.got_subcommand("collect")) return cmd_collect(collect);
   if (cli.got_subcommand("check")) return cmd_check(check);
   if (cli.got_subcommand("headroom")) return cmd_headroom(headroom);
   return cmd_list(list);

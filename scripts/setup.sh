@@ -8,6 +8,7 @@ PKGS=(
   libbenchmark-dev libgtest-dev libgmock-dev libtomlplusplus-dev libcli11-dev
   clang-format git
   python3 python3-h5py python3-matplotlib python3-numpy
+  parallel slurm-wlm munge  # sweeps: GNU parallel and a single-node Slurm in the tests
 )
 missing=()
 for p in "${PKGS[@]}"; do

@@ -21,6 +21,10 @@ struct RunMetadata {
   uint64_t events = 0;       // events executed
   sim::Time sim_time;        // simulated time at the end of the run
   double wall_seconds = 0;
+  // Flows the run planned, not-yet-generated collective steps included, and
+  // collectives; 0 = unknown (a file from before these were recorded).
+  uint64_t flows_planned = 0;
+  uint64_t collectives_planned = 0;
   double events_per_second() const {
     return wall_seconds > 0 ? static_cast<double>(events) / wall_seconds : 0.0;
   }

@@ -62,6 +62,11 @@ inline constexpr const char* kEvents = "events";                      // uint64 
 inline constexpr const char* kSimTime = "sim_time_ps";                // int64
 inline constexpr const char* kWallSeconds = "wall_seconds";           // float64
 inline constexpr const char* kEventsPerSecond = "events_per_second";  // float64
+// Planned work, so a reader can count what did not finish (/flows and
+// /collectives hold finished rows only). Added within schema 1: files
+// written before them lack both, and readers then report 0 (unknown).
+inline constexpr const char* kFlowsPlanned = "flows_planned";              // uint64
+inline constexpr const char* kCollectivesPlanned = "collectives_planned";  // uint64
 }  // namespace meta
 
 namespace flows {

@@ -38,10 +38,25 @@ struct ListArgs {
 };
 
 struct SweepArgs {
-  RunArgs base;
-  std::string parameter;            // key to vary, e.g. buffer.alpha
-  std::vector<std::string> values;  // values, each as in --set
-  std::string output_dir;           // one results file per value
+  std::string scenario;            // a new sweep's scenario file
+  std::vector<std::string> fixed;  // --set key=value for every point
+  std::vector<std::string> grid;   // --grid KEY=V1,V2,... (repeatable)
+  std::string seeds;               // --seeds 1-5: replicates ("" = the scenario's seed)
+  std::string output_dir;          // -o DIR ("" = out/sweep_<scenario stem>)
+  std::string resume;              // --resume DIR: run what is missing there
+  int jobs = 1;                    // -j N local processes at once
+  std::string emit;                // "" run here | "slurm" | "parallel": write, do not run
+  std::string slurm_time = "01:00:00";
+  std::string slurm_mem = "2G";
+  std::string slurm_partition;
+  std::string xoff_binary;  // what each point runs ("" = this process's executable)
+  bool quiet = false;       // no per-point progress lines
+};
+
+struct CollectArgs {
+  std::string dir;                   // a sweep directory
+  std::string output;                // table.csv or table.h5 ("" = terminal only)
+  std::vector<std::string> metrics;  // terminal columns ("" = the headline ones)
 };
 
 int cmd_run(const RunArgs& a);
@@ -49,5 +64,6 @@ int cmd_check(const CheckArgs& a);
 int cmd_headroom(const HeadroomArgs& a);
 int cmd_list(const ListArgs& a);
 int cmd_sweep(const SweepArgs& a);
+int cmd_collect(const CollectArgs& a);
 
 }  // namespace xoff::app

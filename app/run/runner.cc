@@ -82,6 +82,8 @@ RunOutcome run_scenario(const RunArgs& a) {
   meta.fingerprint = w.sim().fingerprint();
   meta.events = w.sim().events_executed();
   meta.sim_time = w.sim().now();
+  meta.flows_planned = w.traffic().num_flows() + w.collectives().ungenerated_flows();
+  meta.collectives_planned = w.collectives().num_collectives();
   // The wall time is the one thing in the file that differs between two runs of
   // the same scenario and seed; --reproducible leaves it out (0).
   meta.wall_seconds = a.reproducible ? 0.0 : progress.elapsed_seconds();

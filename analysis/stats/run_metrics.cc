@@ -1,0 +1,88 @@
+#include "analysis/stats/run_metrics.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "analysis/stats/stats.h"
+#include "models/core/drop.h"
+
+namespace xoff::analysis {
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+void add_protocol(Metrics& m, const ProtocolSummary& p) {
+  const std::string& s = p.protocol;
+  m.emplace_back("fct_p50_us_" + s, p.fct_us.p50);
+  m.emplace_back("fct_p99_us_" + s, p.fct_us.p99);
+  m.emplace_back("fct_max_us_" + s, p.fct_us.max);
+  m.emplace_back("slowdown_p50_" + s, p.slowdown.count > 0 ? p.slowdown.p50 : kNaN);
+  m.emplace_back("slowdown_p99_" + s, p.slowdown.count > 0 ? p.slowdown.p99 : kNaN);
+}
+
+}  // namespace
+
+const std::vector<std::string>& lossy_drop_reasons() {
+  static const std::vector<std::string> reasons = [] {
+    std::vector<std::string> r;
+    for (int i = 0; i < static_cast<int>(models::DropReason::kCount); ++i) {
+      const auto why = static_cast<models::DropReason>(i);
+      if (why != models::DropReason::kLosslessViolation) {
+        r.emplace_back(models::drop_reason_name(why));
+      }
+    }
+    return r;
+  }();
+  return reasons;
+}
+
+Metrics run_metrics(const RunData& d) {
+  Metrics m;
+  const auto finished = static_cast<double>(d.flows.size());
+  m.emplace_back("flows_finished", finished);
+  m.emplace_back("flows_unfinished", d.meta.flows_planned > 0
+                                         ? static_cast<double>(d.meta.flows_planned) - finished
+                                         : kNaN);
+  if (!d.flows.empty()) {
+    const FlowSummary s = summarize_flows(d.flows);
+    add_protocol(m, s.all);
+    for (const auto& p : s.by_protocol) add_protocol(m, p);
+  }
+  int64_t xoff = 0;
+  int64_t marks = 0;
+  for (const auto& q : d.queues) {
+    xoff += q.pause_sent;
+    marks += q.ecn_marked;
+  }
+  m.emplace_back("xoff_frames", static_cast<double>(xoff));
+  m.emplace_back("ecn_marks", static_cast<double>(marks));
+  auto dropped = [&](const std::string& reason) {
+    int64_t n = 0;
+    for (const auto& r : d.drops) n += r.reason == reason ? r.packets : 0;
+    return static_cast<double>(n);
+  };
+  m.emplace_back("lossless_violations", dropped("lossless_violation"));
+  for (const auto& r : lossy_drop_reasons()) m.emplace_back("drops_" + r, dropped(r));
+  int64_t peak = 0;
+  for (const auto& b : d.buffers) peak = std::max(peak, b.peak_total_bytes);
+  m.emplace_back("peak_buffer_bytes", static_cast<double>(peak));
+  m.emplace_back("deadlocks", static_cast<double>(d.deadlocks.size()));
+  double allreduce = kNaN;
+  for (const auto& c : d.collectives) {
+    const double t = (c.finish - c.start).to_us();
+    allreduce = std::isnan(allreduce) ? t : std::max(allreduce, t);
+  }
+  m.emplace_back("allreduce_us", allreduce);
+  // A file that records its plan has flows_planned > 0 (a collective is flows).
+  const bool planned = d.meta.flows_planned > 0;
+  m.emplace_back("collectives_unfinished", planned
+                                               ? static_cast<double>(d.meta.collectives_planned) -
+                                                     static_cast<double>(d.collectives.size())
+                                               : kNaN);
+  m.emplace_back("events", static_cast<double>(d.meta.events));
+  m.emplace_back("sim_time_us", d.meta.sim_time.to_us());
+  return m;
+}
+
+}  // namespace xoff::analysis
