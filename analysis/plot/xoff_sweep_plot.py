@@ -35,6 +35,9 @@ UNITS = {  # multiplier to the unit's base (bytes, seconds, bit/s); decimal as i
     "ps": 1e-12, "ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1,
     "bps": 1, "Kbps": 1e3, "Mbps": 1e6, "Gbps": 1e9, "Tbps": 1e12,
 }
+BASE = {"B": "bytes", "KB": "bytes", "MB": "bytes", "GB": "bytes", "KiB": "bytes", "MiB": "bytes",
+        "GiB": "bytes", "ps": "s", "ns": "s", "us": "s", "ms": "s", "s": "s", "bps": "bit/s",
+        "Kbps": "bit/s", "Mbps": "bit/s", "Gbps": "bit/s", "Tbps": "bit/s"}
 NUMBER = re.compile(r"^\s*([-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?)\s*([A-Za-z]*)\s*$")
 
 
@@ -134,7 +137,9 @@ def main():
         ax.set_xscale("log")
     if a.logy:
         ax.set_yscale("log")
-    ax.set_xlabel(a.x)
+    suffixes = {NUMBER.match(v).group(4) for v in xs_text} if numeric else set()
+    bases = {BASE[u] for u in suffixes if u in BASE}
+    ax.set_xlabel(f"{a.x} ({bases.pop()})" if len(bases) == 1 else a.x)
     ax.set_ylabel(a.y)
     ax.grid(True, alpha=0.3)
     ax.set_title(f"{a.y} against {a.x} (mean and sd over seeds)")
