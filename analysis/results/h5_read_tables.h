@@ -23,6 +23,7 @@ class TableReader {
     return checked(h5::read_strings(group_, name), name);
   }
   size_t rows() const { return rows_; }
+  bool has(const char* name) const { return h5::has_link(group_, name); }
 
  private:
   template <class V>

@@ -108,12 +108,36 @@ std::vector<models::CollectiveRecord> read_collectives(hid_t file) {
              Duration::ps(ideal[i]),
              {}};
   }
+  if (t.has("path_flows")) {  // not in files of before the critical path
+    const auto flows = t.get<uint32_t>("path_flows");
+    const auto bw = t.get<int64_t>("path_bandwidth_ps");
+    const auto over = t.get<int64_t>("path_overhead_ps");
+    const auto cong = t.get<int64_t>("path_congestion_ps");
+    const auto wait = t.get<int64_t>("path_wait_ps");
+    for (size_t i = 0; i < cs.size(); ++i) {
+      cs[i].path_flows = flows[i];
+      cs[i].path_bandwidth = Duration::ps(bw[i]);
+      cs[i].path_overhead = Duration::ps(over[i]);
+      cs[i].path_congestion = Duration::ps(cong[i]);
+      cs[i].path_wait = Duration::ps(wait[i]);
+    }
+  }
   TableReader s(file, schema::collectives::kStepsGroup);
   const auto owner = s.get<uint32_t>("collective");
   const auto duration = s.get<int64_t>("duration_ps");
+  const bool detail = s.has("unloaded_ps");  // not in files of before the columns
+  const auto unloaded = detail ? s.get<int64_t>("unloaded_ps") : std::vector<int64_t>{};
+  const auto mean_fct = detail ? s.get<int64_t>("mean_fct_ps") : std::vector<int64_t>{};
+  const auto max_fct = detail ? s.get<int64_t>("max_fct_ps") : std::vector<int64_t>{};
   for (size_t i = 0; i < s.rows(); ++i) {
     if (owner[i] >= cs.size()) throw ResultsError("", "collective step for a missing row");
-    cs[owner[i]].step_times.push_back(Duration::ps(duration[i]));
+    auto& c = cs[owner[i]];
+    c.step_times.push_back(Duration::ps(duration[i]));
+    if (detail) {
+      c.step_unloaded.push_back(Duration::ps(unloaded[i]));
+      c.step_mean_fct.push_back(Duration::ps(mean_fct[i]));
+      c.step_max_fct.push_back(Duration::ps(max_fct[i]));
+    }
   }
   return cs;
 }

@@ -96,18 +96,27 @@ void write_deadlocks(hid_t file, const std::vector<models::DeadlockRecord>& ev) 
 void write_collective_steps(hid_t file, const std::vector<models::CollectiveRecord>& cs) {
   std::vector<uint32_t> collective;
   std::vector<uint32_t> step;
-  std::vector<int64_t> duration;
+  std::vector<int64_t> duration, unloaded, mean_fct, max_fct;
+  auto at = [](const std::vector<sim::Duration>& v, size_t s) {
+    return s < v.size() ? v[s].count_ps() : int64_t{0};
+  };
   for (size_t i = 0; i < cs.size(); ++i) {
     for (size_t s = 0; s < cs[i].step_times.size(); ++s) {
       collective.push_back(static_cast<uint32_t>(i));
       step.push_back(static_cast<uint32_t>(s));
       duration.push_back(cs[i].step_times[s].count_ps());
+      unloaded.push_back(at(cs[i].step_unloaded, s));
+      mean_fct.push_back(at(cs[i].step_mean_fct, s));
+      max_fct.push_back(at(cs[i].step_max_fct, s));
     }
   }
   Table t(file, schema::collectives::kStepsGroup, schema::collectives::kStepColumns);
   t.add("collective", collective);
   t.add("step", step);
   t.add("duration_ps", duration);
+  t.add("unloaded_ps", unloaded);
+  t.add("mean_fct_ps", mean_fct);
+  t.add("max_fct_ps", max_fct);
 }
 
 }  // namespace
@@ -160,6 +169,11 @@ void write_collectives(hid_t file, const std::vector<models::CollectiveRecord>& 
   t.add("duration_ps", col(cs, [](const R& r) { return (r.finish - r.start).count_ps(); }));
   t.add("ideal_ps", col(cs, [](const R& r) { return r.ideal.count_ps(); }));
   t.add("steps", col(cs, [](const R& r) { return static_cast<uint32_t>(r.step_times.size()); }));
+  t.add("path_flows", col(cs, [](const R& r) { return r.path_flows; }));
+  t.add("path_bandwidth_ps", col(cs, [](const R& r) { return r.path_bandwidth.count_ps(); }));
+  t.add("path_overhead_ps", col(cs, [](const R& r) { return r.path_overhead.count_ps(); }));
+  t.add("path_congestion_ps", col(cs, [](const R& r) { return r.path_congestion.count_ps(); }));
+  t.add("path_wait_ps", col(cs, [](const R& r) { return r.path_wait.count_ps(); }));
   write_collective_steps(file, cs);
 }
 

@@ -79,11 +79,27 @@ inline constexpr std::array kColumns = {
 
 namespace collectives {
 inline constexpr const char* kGroup = "collectives";
-inline constexpr std::array kColumns = {"name",        "algorithm", "ranks",
-                                        "size_bytes",  "start_ps",  "finish_ps",
-                                        "duration_ps", "ideal_ps",  "steps"};
+// path_*: the critical path (models/monitor/recorder.h CollectiveRecord), whose
+// parts add up to duration_ps; files written before they existed lack them.
+inline constexpr std::array kColumns = {"name",
+                                        "algorithm",
+                                        "ranks",
+                                        "size_bytes",
+                                        "start_ps",
+                                        "finish_ps",
+                                        "duration_ps",
+                                        "ideal_ps",
+                                        "steps",
+                                        "path_flows",
+                                        "path_bandwidth_ps",
+                                        "path_overhead_ps",
+                                        "path_congestion_ps",
+                                        "path_wait_ps"};
 inline constexpr const char* kStepsGroup = "collective_steps";
-inline constexpr std::array kStepColumns = {"collective", "step", "duration_ps"};
+// unloaded_ps, mean_fct_ps, max_fct_ps: over the step's flows (models/monitor/recorder.h
+// CollectiveRecord); files written before they existed lack them.
+inline constexpr std::array kStepColumns = {"collective",  "step",        "duration_ps",
+                                            "unloaded_ps", "mean_fct_ps", "max_fct_ps"};
 }  // namespace collectives
 
 namespace counters {

@@ -37,6 +37,19 @@ const std::vector<std::string>& lossy_drop_reasons() {
   return reasons;
 }
 
+CollectiveBreakdown collective_breakdown(const models::CollectiveRecord& c) {
+  CollectiveBreakdown b;
+  if (c.path_flows == 0) return b;
+  b.valid = true;
+  b.flows = c.path_flows;
+  b.total_us = (c.finish - c.start).to_us();
+  b.bandwidth_us = c.path_bandwidth.to_us();
+  b.overhead_us = c.path_overhead.to_us();
+  b.congestion_us = c.path_congestion.to_us();
+  b.wait_us = c.path_wait.to_us();
+  return b;
+}
+
 Metrics run_metrics(const RunData& d) {
   Metrics m;
   const auto finished = static_cast<double>(d.flows.size());
@@ -74,6 +87,14 @@ Metrics run_metrics(const RunData& d) {
     allreduce = std::isnan(allreduce) ? t : std::max(allreduce, t);
   }
   m.emplace_back("allreduce_us", allreduce);
+  // The longest collective's breakdown (NaN without one).
+  CollectiveBreakdown b;
+  for (const auto& c : d.collectives) {
+    if ((c.finish - c.start).to_us() == allreduce) b = collective_breakdown(c);
+  }
+  m.emplace_back("allreduce_overhead_us", b.valid ? b.overhead_us : kNaN);
+  m.emplace_back("allreduce_congestion_us", b.valid ? b.congestion_us : kNaN);
+  m.emplace_back("allreduce_wait_us", b.valid ? b.wait_us : kNaN);
   // A file that records its plan has flows_planned > 0 (a collective is flows).
   const bool planned = d.meta.flows_planned > 0;
   m.emplace_back("collectives_unfinished", planned

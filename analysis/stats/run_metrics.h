@@ -18,10 +18,30 @@ namespace xoff::analysis {
 //   "tcp") and "all", xoff_frames (XOFF frames sent, all ports), ecn_marks,
 //   lossless_violations, drops_<reason> for every lossy reason (always present,
 //   0 when none), peak_buffer_bytes (the fullest switch), deadlocks,
-//   allreduce_us (the longest finished collective; NaN without one),
+//   allreduce_us (the longest finished collective; NaN without one) and its
+//   allreduce_{overhead,congestion,wait}_us (collective_breakdown below),
 //   collectives_unfinished, events, sim_time_us.
 using Metrics = std::vector<std::pair<std::string, double>>;
 Metrics run_metrics(const RunData& d);
+
+// Where a collective's time went, in microseconds, along its critical path
+// (the chain of flows, each released by the later of its two dependencies,
+// that ended with the last flow to finish). The four parts add up to the
+// collective's time exactly:
+//   bandwidth   the path's bytes at the collective's link rate (for ring and
+//               halving-doubling, the ideal 2 (N-1)/N x S / B)
+//   overhead    the path's unloaded FCTs beyond that: headers, propagation,
+//               store and forward, the last ACK (each flow alone, idle fabric)
+//   congestion  its FCTs beyond the unloaded ones: queueing behind other
+//               flows (incast, ECMP collisions), PFC pauses, DCQCN rate cuts
+//   wait        gaps between a dependency's finish and the next flow's start
+// valid is false for a record without a path (a file from before it).
+struct CollectiveBreakdown {
+  bool valid = false;
+  uint32_t flows = 0;
+  double total_us = 0, bandwidth_us = 0, overhead_us = 0, congestion_us = 0, wait_us = 0;
+};
+CollectiveBreakdown collective_breakdown(const models::CollectiveRecord& c);
 
 // The drop reasons other than lossless violations, in the order of the columns.
 const std::vector<std::string>& lossy_drop_reasons();

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <string>
 
+#include "analysis/stats/run_metrics.h"
 #include "analysis/stats/stats.h"
 #include "sim/unit_parse.h"
 
@@ -36,6 +37,64 @@ void print_flows(std::FILE* f, World& w, const analysis::RunData& d) {
   }
 }
 
+// ECMP balance: per switch, the bytes sent on each uplink (a port towards a
+// higher tier) against the mean of its uplinks; the worst switch. 1.00 is a
+// perfect spread; a collective's step waits for the busiest uplink.
+struct Imbalance {
+  double ratio = 0;
+  std::string node;
+};
+Imbalance uplink_imbalance(World& w) {
+  const models::Topology& t = w.config().topology;
+  std::vector<std::vector<int64_t>> up(t.nodes.size());
+  for (const auto& l : t.links) {
+    const auto& a = t.nodes[l.a];
+    const auto& b = t.nodes[l.b];
+    if (a.kind == models::NodeKind::kHost || b.kind == models::NodeKind::kHost || a.tier == b.tier)
+      continue;
+    const bool a_low = a.tier < b.tier;
+    const uint32_t low = a_low ? l.a : l.b;
+    const auto port = models::PortIndex(a_low ? l.a_port : l.b_port);
+    int64_t bytes = 0;
+    for (int64_t v : w.net().node(models::NodeId(low)).port(port).counters().tx_bytes) bytes += v;
+    up[low].push_back(bytes);
+  }
+  Imbalance worst;
+  for (size_t n = 0; n < up.size(); ++n) {
+    if (up[n].size() < 2) continue;
+    int64_t sum = 0;
+    int64_t max = 0;
+    for (int64_t v : up[n]) {
+      sum += v;
+      max = std::max(max, v);
+    }
+    if (sum == 0) continue;
+    const double ratio =
+        static_cast<double>(max) * static_cast<double>(up[n].size()) / static_cast<double>(sum);
+    if (ratio > worst.ratio) worst = {ratio, t.nodes[n].name};
+  }
+  return worst;
+}
+
+void print_breakdown(std::FILE* f, World& w, const models::CollectiveRecord& r) {
+  const analysis::CollectiveBreakdown b = analysis::collective_breakdown(r);
+  if (!b.valid || b.total_us <= 0) return;
+  auto part = [&](const char* what, double v) {
+    std::fprintf(f, "%s %s (%.0f%%)", what, us(v).c_str(), 100.0 * v / b.total_us);
+  };
+  std::fprintf(f, "  critical path of %u flows: ", b.flows);
+  part("bandwidth", b.bandwidth_us);
+  part(", headers and latency", b.overhead_us);
+  part(", congestion", b.congestion_us);
+  if (b.wait_us != 0) part(", waiting", b.wait_us);
+  std::fprintf(f, "\n");
+  const Imbalance im = uplink_imbalance(w);
+  if (im.ratio > 0) {
+    std::fprintf(f, "  ECMP: busiest uplink carried %.2fx its switch's uplink mean (at %s)\n",
+                 im.ratio, im.node.c_str());
+  }
+}
+
 void print_collectives(std::FILE* f, World& w, const analysis::RunData& d) {
   const auto& ce = w.collectives();
   for (uint32_t c = 0; c < ce.num_collectives(); ++c) {
@@ -54,6 +113,7 @@ void print_collectives(std::FILE* f, World& w, const analysis::RunData& d) {
                  dur(r.ideal).c_str(),
                  static_cast<double>(t.count_ps()) / static_cast<double>(r.ideal.count_ps()),
                  r.step_times.size());
+    print_breakdown(f, w, r);
   }
 }
 

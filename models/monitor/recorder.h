@@ -76,6 +76,22 @@ struct CollectiveRecord {
   sim::Time finish;
   sim::Duration ideal;  // 2(N-1)/N * S / B
   std::vector<sim::Duration> step_times;
+  // Per step, over its N flows (where the time went, app/run/summary.cc):
+  // the longest unloaded FCT (each flow's ideal_fct: the step alone on an
+  // idle fabric), and the mean and the longest measured FCT.
+  std::vector<sim::Duration> step_unloaded;
+  std::vector<sim::Duration> step_mean_fct;
+  std::vector<sim::Duration> step_max_fct;
+  // The critical path: the chain of path_flows flows (each released by the
+  // later of its dependencies) that ended with the last one to finish. Its
+  // four parts add up to finish - start: bytes at line rate, unloaded FCT
+  // beyond that (headers, latency), FCT beyond unloaded (queueing, pauses,
+  // rate cuts, sharing a link), and gaps between a dependency and the start.
+  sim::Duration path_bandwidth;
+  sim::Duration path_overhead;
+  sim::Duration path_congestion;
+  sim::Duration path_wait;
+  uint32_t path_flows = 0;
 };
 
 // One point of a sampled time series; `series` names it, e.g.

@@ -142,6 +142,13 @@ uint32_t CollectiveEngine::add(const CollectiveSpec& spec) {
   it.sent.assign(it.ranks, false);
   it.received.assign(it.total, false);
   it.step_finish.assign(it.steps, spec.start);
+  it.step_unloaded.assign(it.steps, sim::Duration::zero());
+  it.step_max_fct.assign(it.steps, sim::Duration::zero());
+  it.step_sum_fct.assign(it.steps, sim::Duration::zero());
+  CriticalPath origin;
+  origin.finish = spec.start;
+  it.own.assign(it.ranks, origin);
+  it.last = origin;
   it.record.name = spec.name;
   it.record.algorithm = algorithm_name(spec.algorithm);
   it.record.ranks = it.ranks;
@@ -152,7 +159,7 @@ uint32_t CollectiveEngine::add(const CollectiveSpec& spec) {
   // the manager validates all hosts and the class here; later steps reuse them.
   try {
     for (uint32_t r = 0; r < it.ranks; ++r) {
-      const uint32_t id = launch(item, r, 0, spec.start);
+      const uint32_t id = launch(item, r, 0, spec.start, origin);
       if (r == 0) items_[item].first_flow = id;
     }
   } catch (const TrafficError&) {
@@ -162,12 +169,13 @@ uint32_t CollectiveEngine::add(const CollectiveSpec& spec) {
   return item;
 }
 
-uint32_t CollectiveEngine::launch(uint32_t item, uint32_t rank, uint32_t step, sim::Time start) {
+uint32_t CollectiveEngine::launch(uint32_t item, uint32_t rank, uint32_t step, sim::Time start,
+                                  const CriticalPath& base) {
   Item& it = items_[item];
   FlowSpec f = step_spec(it.spec, rank, step, step_flow(it.spec, rank, step));
   f.start = std::max(f.start, start);
   const uint32_t id = tm_.add_flow(std::move(f));
-  running_.get(id) = FlowTag{item, rank, step};
+  running_.get(id) = FlowTag{item, rank, step, base};
   it.step[rank] = step;
   it.sent[rank] = false;
   ++it.generated;
@@ -177,8 +185,15 @@ uint32_t CollectiveEngine::launch(uint32_t item, uint32_t rank, uint32_t step, s
 void CollectiveEngine::advance(uint32_t item, uint32_t rank, sim::Time now) {
   Item& it = items_[item];
   const uint32_t k = it.step[rank];
-  if (k + 1 < it.steps && it.sent[rank] && it.received[static_cast<size_t>(rank) * it.steps + k]) {
-    launch(item, rank, k + 1, now);
+  const uint64_t key = static_cast<uint64_t>(rank) * it.steps + k;
+  if (k + 1 < it.steps && it.sent[rank] && it.received[key]) {
+    // Released by the later of the two: that one is on this flow's path.
+    const auto in = it.incoming.find(key);
+    const CriticalPath base = in == it.incoming.end() || it.own[rank].finish >= in->second.finish
+                                  ? it.own[rank]
+                                  : in->second;
+    if (in != it.incoming.end()) it.incoming.erase(in);
+    launch(item, rank, k + 1, now, base);
   }
 }
 
@@ -190,9 +205,25 @@ void CollectiveEngine::on_flow_finished(const FlowRecord& r) {
   Item& it = items_[tag.item];
   XOFF_CHECK(it.remaining > 0, "collective flow finished after its collective completed");
   it.step_finish[tag.step] = std::max(it.step_finish[tag.step], r.finish);
+  const sim::Duration fct = r.finish - r.start;
+  it.step_unloaded[tag.step] = std::max(it.step_unloaded[tag.step], r.ideal_fct);
+  it.step_max_fct[tag.step] = std::max(it.step_max_fct[tag.step], fct);
+  it.step_sum_fct[tag.step] += fct;
+  CriticalPath path = tag.base;
+  const sim::Duration bw = sim::tx_time(sim::Bytes(r.size_bytes), it.spec.link_rate);
+  const sim::Duration unloaded = std::max(r.ideal_fct, bw);
+  path.wait += r.start - tag.base.finish;
+  path.bandwidth += bw;
+  path.overhead += unloaded - bw;
+  path.congestion += fct - unloaded;
+  ++path.flows;
+  path.finish = r.finish;
+  if (path.finish >= it.last.finish) it.last = path;
   const uint32_t dst = step_flow(it.spec, tag.rank, tag.step).dst;
   it.sent[tag.rank] = true;
+  it.own[tag.rank] = path;
   it.received[static_cast<size_t>(dst) * it.steps + tag.step] = true;
+  it.incoming[static_cast<uint64_t>(dst) * it.steps + tag.step] = path;
   advance(tag.item, tag.rank, r.finish);
   advance(tag.item, dst, r.finish);
   if (--items_[tag.item].remaining == 0) complete(items_[tag.item]);
@@ -213,6 +244,18 @@ void CollectiveEngine::complete(Item& it) {
     prev = t;
   }
   rec.finish = prev;
+  rec.path_bandwidth = it.last.bandwidth;
+  rec.path_overhead = it.last.overhead;
+  rec.path_congestion = it.last.congestion;
+  rec.path_wait = it.last.wait;
+  rec.path_flows = it.last.flows;
+  it.incoming.clear();
+  rec.step_unloaded = it.step_unloaded;
+  rec.step_max_fct = it.step_max_fct;
+  rec.step_mean_fct.clear();
+  for (sim::Duration d : it.step_sum_fct) {
+    rec.step_mean_fct.push_back(sim::Duration::ps(d.count_ps() / static_cast<int64_t>(it.ranks)));
+  }
   ++finished_;
   recorder_.collective_finished(rec);
 }

@@ -32,6 +32,7 @@
 // algorithms' byte counts; latencies excluded).
 #include <cstdint>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "models/monitor/recorder.h"
@@ -64,6 +65,18 @@ sim::Duration collective_ideal(const CollectiveSpec& spec);
 
 // Adds collectives to a TrafficManager and reports each one's CollectiveRecord
 // to the Recorder when its last flow finishes.
+// The chain of flows that decided a collective's finish: each flow started
+// when the later of its two dependencies finished. Its FCTs and the gaps
+// between them add up to the time from the collective's start to `finish`.
+struct CriticalPath {
+  sim::Duration bandwidth;   // each flow's bytes at the collective's link rate
+  sim::Duration overhead;    // its unloaded FCT beyond that (headers, latency)
+  sim::Duration congestion;  // its FCT beyond the unloaded one
+  sim::Duration wait;        // from the dependency's finish to the flow's start
+  uint32_t flows = 0;
+  sim::Time finish;
+};
+
 class CollectiveEngine final : public FlowObserver {
  public:
   // Registers itself as an observer of `tm`; both must outlive the run.
@@ -100,15 +113,26 @@ class CollectiveEngine final : public FlowObserver {
     std::vector<bool> sent;              // per rank: that flow has finished
     std::vector<bool> received;          // [rank * steps + k]: the step-k flow into rank finished
     std::vector<sim::Time> step_finish;  // latest finish per step so far
+    // Per step: the longest ideal and measured FCT, and the sum of FCTs.
+    std::vector<sim::Duration> step_unloaded, step_max_fct, step_sum_fct;
+    // Critical path: per rank, that of its latest finished send; per
+    // (rank, step) received and not yet consumed by the rank's next launch,
+    // that of the incoming flow; and that of the flow that finished last.
+    std::vector<CriticalPath> own;
+    std::unordered_map<uint64_t, CriticalPath> incoming;
+    CriticalPath last;
     CollectiveRecord record;
   };
-  // Which collective flow a running flow id is.
+  // Which collective flow a running flow id is, and the critical path up to
+  // the dependency that released it.
   struct FlowTag {
     uint32_t item = 0;
     uint32_t rank = 0;
     uint32_t step = 0;
+    CriticalPath base;
   };
-  uint32_t launch(uint32_t item, uint32_t rank, uint32_t step, sim::Time start);
+  uint32_t launch(uint32_t item, uint32_t rank, uint32_t step, sim::Time start,
+                  const CriticalPath& base);
   // Starts rank's next step if both of its dependencies have finished.
   void advance(uint32_t item, uint32_t rank, sim::Time now);
   void complete(Item& it);

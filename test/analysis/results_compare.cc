@@ -37,6 +37,14 @@ void expect_same(const models::CollectiveRecord& a, const models::CollectiveReco
   EXPECT_EQ(a.finish, b.finish);
   EXPECT_EQ(a.ideal, b.ideal);
   EXPECT_EQ(a.step_times, b.step_times);
+  EXPECT_EQ(a.step_unloaded, b.step_unloaded);
+  EXPECT_EQ(a.step_mean_fct, b.step_mean_fct);
+  EXPECT_EQ(a.step_max_fct, b.step_max_fct);
+  EXPECT_EQ(a.path_flows, b.path_flows);
+  EXPECT_EQ(a.path_bandwidth, b.path_bandwidth);
+  EXPECT_EQ(a.path_overhead, b.path_overhead);
+  EXPECT_EQ(a.path_congestion, b.path_congestion);
+  EXPECT_EQ(a.path_wait, b.path_wait);
 }
 
 void expect_same(const models::QueueCounters& a, const models::QueueCounters& b) {

@@ -66,7 +66,17 @@ void record_events(H5Recorder& rec) {
 
   models::CollectiveRecord c{"allreduce0",          "ring", 4, 4'000'000, Time::zero() + 5_us,
                              Time::zero() + 305_us, 120_us, {}};
-  for (int s = 0; s < 6; ++s) c.step_times.push_back(40_us + 1_us * s);  // 2(N-1) = 6 steps
+  for (int s = 0; s < 6; ++s) {  // 2(N-1) = 6 steps
+    c.step_times.push_back(40_us + 1_us * s);
+    c.step_unloaded.push_back(30_us + 1_us * s);
+    c.step_mean_fct.push_back(35_us + 1_us * s);
+    c.step_max_fct.push_back(39_us + 1_us * s);
+  }
+  c.path_flows = 6;
+  c.path_bandwidth = 240_us;
+  c.path_overhead = 20_us;
+  c.path_congestion = 35_us;
+  c.path_wait = 5_us;  // 240 + 20 + 35 + 5 = 300 us = finish - start
   rec.collective_finished(c);
 }
 

@@ -121,6 +121,18 @@ TEST(AllReduceScenario, RingAllReduceIsWithinTenPercentOfTheBoundAndSlowsTcp) {
   EXPECT_GE(t, 8960.0);
   EXPECT_LE(t, 8960.0 * 1.10);
   EXPECT_EQ(c.step_times.size(), 14u);  // 2 (N - 1)
+  // The critical path is one flow per step; its bytes at line rate are the
+  // ideal (each step moves S/N = 8 MB per rank), and its parts add up to the
+  // measured time. Unloaded overhead per step: the headers (8e6 B in 4096 B
+  // payloads is 1954 frames; at about 60 B of headers each, 9.4 us at 100G)
+  // plus half a base RTT (4 links of 500 ns and store and forward), so
+  // between 14 x 9 us = 126 us and 14 x 20 us = 280 us.
+  EXPECT_EQ(c.path_flows, 14u);
+  EXPECT_EQ(c.path_bandwidth, c.ideal);
+  EXPECT_GT(c.path_overhead.to_us(), 126.0);
+  EXPECT_LT(c.path_overhead.to_us(), 280.0);
+  EXPECT_EQ(c.path_bandwidth + c.path_overhead + c.path_congestion + c.path_wait,
+            c.finish - c.start);
   EXPECT_EQ(o.lossless_violations, 0);
   // Idle RPC latency, h0 -> h5 over leaf0, spine, leaf1 (500 ns per link):
   // request 100 + 58 = 158 B: 12.64 + 6.32 + 6.32 + 12.64 ns + 4 x 500 ns = 2037.92 ns;

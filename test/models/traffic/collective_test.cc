@@ -59,6 +59,16 @@ TEST(RingAllReduce, EightRanksFinishAtTheIdealBoundPlusOneLatencyPerStep) {
   // 14 x 641 us = 8.974 ms = ideal + 14 x 1 us.
   EXPECT_EQ((r.finish - r.start).count_ps(), r.ideal.count_ps() + 14 * kLatencyPs);
   for (const FlowRecord& f : b.rec.flows) EXPECT_EQ(f.size_bytes, 8'000'000);
+  // Critical path: one flow per step, 14 in all, each 640 us of bytes at line
+  // rate; the fake fabric reports no ideal FCT, so its 1 us of latency per
+  // flow counts as congestion. 14 x 640 us + 14 x 1 us = the whole time.
+  EXPECT_EQ(r.path_flows, 14u);
+  EXPECT_EQ(r.path_bandwidth, r.ideal);
+  EXPECT_EQ(r.path_overhead.count_ps(), 0);
+  EXPECT_EQ(r.path_congestion.count_ps(), 14 * kLatencyPs);
+  EXPECT_EQ(r.path_wait.count_ps(), 0);
+  EXPECT_EQ(r.path_bandwidth + r.path_overhead + r.path_congestion + r.path_wait,
+            r.finish - r.start);
   EXPECT_TRUE(b.engine.all_done());
   EXPECT_TRUE(b.tm.all_done());
 }
@@ -102,6 +112,14 @@ TEST(HalvingDoubling, EightRanksTakeTheSameBandwidthTermPlusSixLatencies) {
   ASSERT_EQ(r.step_times.size(), expect_us.size());
   for (size_t k = 0; k < expect_us.size(); ++k) {
     EXPECT_EQ(r.step_times[k].count_ps(), expect_us[k] * 1'000'000) << "step " << k;
+  }
+  // Every flow of a step takes the whole step on this fabric: its mean and
+  // longest FCT are the step time. The fake fabric gives no ideal FCT (0).
+  ASSERT_EQ(r.step_mean_fct.size(), expect_us.size());
+  for (size_t k = 0; k < expect_us.size(); ++k) {
+    EXPECT_EQ(r.step_mean_fct[k].count_ps(), expect_us[k] * 1'000'000) << "step " << k;
+    EXPECT_EQ(r.step_max_fct[k].count_ps(), expect_us[k] * 1'000'000) << "step " << k;
+    EXPECT_EQ(r.step_unloaded[k].count_ps(), 0) << "step " << k;
   }
   // 2 * (32 + 16 + 8) MB = 2 * 7/8 * S: 8.96 ms, the ring's bound, + 6 us.
   EXPECT_EQ(r.ideal.count_ps(), 8'960'000'000);

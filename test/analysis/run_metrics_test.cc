@@ -1,0 +1,92 @@
+// The headline numbers of a run (analysis/stats/run_metrics.h) from hand-made
+// records, each expectation worked out in the comment beside it.
+#include "analysis/stats/run_metrics.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <map>
+
+namespace xoff::analysis {
+namespace {
+using namespace sim::literals;
+using sim::Time;
+
+models::CollectiveRecord two_steps() {
+  // 130 us: a critical path of 2 flows, 100 us of bytes at line rate, 12 us of
+  // unloaded overhead, 15 us of congestion, 3 us of waiting.
+  models::CollectiveRecord c;
+  c.name = "ar";
+  c.start = Time::zero();
+  c.finish = Time::zero() + 130_us;
+  c.ideal = 100_us;
+  c.path_flows = 2;
+  c.path_bandwidth = 100_us;
+  c.path_overhead = 12_us;
+  c.path_congestion = 15_us;
+  c.path_wait = 3_us;
+  return c;
+}
+
+TEST(CollectiveBreakdown, IsTheCriticalPathInMicroseconds) {
+  const CollectiveBreakdown b = collective_breakdown(two_steps());
+  ASSERT_TRUE(b.valid);
+  EXPECT_EQ(b.flows, 2u);
+  EXPECT_DOUBLE_EQ(b.total_us, 130);
+  EXPECT_DOUBLE_EQ(b.bandwidth_us, 100);
+  EXPECT_DOUBLE_EQ(b.overhead_us, 12);
+  EXPECT_DOUBLE_EQ(b.congestion_us, 15);
+  EXPECT_DOUBLE_EQ(b.wait_us, 3);
+  models::CollectiveRecord old = two_steps();
+  old.path_flows = 0;  // a file from before the critical path
+  EXPECT_FALSE(collective_breakdown(old).valid);
+}
+
+TEST(RunMetrics, CountsFromTheTablesAndThePlan) {
+  RunData d;
+  d.meta.flows_planned = 5;
+  d.meta.collectives_planned = 2;
+  for (int i = 0; i < 3; ++i) {
+    models::FlowRecord f;
+    f.protocol = i < 2 ? "roce" : "tcp";
+    f.start = Time::zero();
+    f.finish = Time::zero() + 10_us * (i + 1);  // 10, 20, 30 us
+    f.ideal_fct = 10_us;
+    d.flows.push_back(f);
+  }
+  d.queues.push_back({"leaf0", 1, 3, 0, 0, 7, 0, 0, 4, 0, {}});
+  d.queues.push_back({"leaf1", 2, 3, 0, 0, 5, 0, 0, 6, 0, {}});
+  d.drops.push_back({"leaf0", "lossless_violation", 2, 2000});
+  d.drops.push_back({"leaf0", "lossy_egress", 9, 9000});
+  d.drops.push_back({"leaf1", "lossy_egress", 1, 1000});
+  d.buffers.push_back({"leaf0", 0, 0, 0, 1234, 0, 0, 0, 0, 0, 0});
+  d.buffers.push_back({"leaf1", 0, 0, 0, 4321, 0, 0, 0, 0, 0, 0});
+  d.collectives.push_back(two_steps());
+  std::map<std::string, double> m;
+  for (const auto& [k, v] : run_metrics(d)) m[k] = v;
+  EXPECT_EQ(m.at("flows_finished"), 3);
+  EXPECT_EQ(m.at("flows_unfinished"), 2);  // 5 planned
+  // All three: 10, 20, 30 -> p50 20, p99 at rank 1.98: 20 + 0.98 x 10 = 29.8.
+  EXPECT_DOUBLE_EQ(m.at("fct_p50_us_all"), 20);
+  EXPECT_NEAR(m.at("fct_p99_us_all"), 29.8, 1e-9);
+  EXPECT_DOUBLE_EQ(m.at("fct_max_us_roce"), 20);
+  EXPECT_DOUBLE_EQ(m.at("slowdown_p50_tcp"), 3);  // 30 / 10
+  EXPECT_EQ(m.at("xoff_frames"), 10);             // 4 + 6
+  EXPECT_EQ(m.at("ecn_marks"), 12);               // 7 + 5
+  EXPECT_EQ(m.at("lossless_violations"), 2);
+  EXPECT_EQ(m.at("drops_lossy_egress"), 10);  // 9 + 1
+  EXPECT_EQ(m.at("drops_watchdog"), 0);
+  EXPECT_EQ(m.at("peak_buffer_bytes"), 4321);
+  EXPECT_DOUBLE_EQ(m.at("allreduce_us"), 130);
+  EXPECT_DOUBLE_EQ(m.at("allreduce_congestion_us"), 15);
+  EXPECT_EQ(m.at("collectives_unfinished"), 1);  // 2 planned
+  // A file that does not record its plan: unknown, not zero.
+  d.meta.flows_planned = 0;
+  d.meta.collectives_planned = 0;
+  for (const auto& [k, v] : run_metrics(d)) m[k] = v;
+  EXPECT_TRUE(std::isnan(m.at("flows_unfinished")));
+  EXPECT_TRUE(std::isnan(m.at("collectives_unfinished")));
+}
+
+}  // namespace
+}  // namespace xoff::analysis
