@@ -66,9 +66,15 @@ int main(int argc, char** argv) {
   ListArgs list;
   SweepArgs sweep;
   CollectArgs collect;
+  CompareArgs compare;
   add_run(cli, run);
   add_sweep(cli, sweep);
   add_collect(cli, collect);
+  auto* cmp =
+      cli.add_subcommand("compare", "Two runs side by side: every headline metric and its change");
+  cmp->add_option("before", compare.before, "Results file A (.h5)")->required();
+  cmp->add_option("after", compare.after, "Results file B (.h5)")->required();
+  cmp->add_flag("--all", compare.all, "Also list the metrics that are equal");
   auto* chk = cli.add_subcommand("check", "Validate scenario files without running them");
   chk->add_option("scenarios", check.scenarios, "Scenario files")->required();
   chk->add_option("--set", check.overrides, "Override a scenario value: key=value");
@@ -88,6 +94,7 @@ int main(int argc, char** argv) {
   if (cli.got_subcommand("run")) return cmd_run(run);
   if (cli.got_subcommand("sweep")) return cmd_sweep(sweep);
   if (cli.got_subcommand("collect")) return cmd_collect(collect);
+  if (cli.got_subcommand("compare")) return cmd_compare(compare);
   if (cli.got_subcommand("check")) return cmd_check(check);
   if (cli.got_subcommand("headroom")) return cmd_headroom(headroom);
   return cmd_list(list);

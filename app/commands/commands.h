@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "analysis/results/run_data.h"
+
 namespace xoff::app {
 
 struct RunArgs {
@@ -59,7 +61,24 @@ struct CollectArgs {
   std::vector<std::string> metrics;  // terminal columns ("" = the headline ones)
 };
 
+struct CompareArgs {
+  std::string before;  // A.h5
+  std::string after;   // B.h5
+  bool all = false;    // also list the metrics that are equal
+};
+
+// One metric of two runs; change_percent = 100 (after - before) / |before|,
+// NaN when either is missing or before is 0 and after is not.
+struct CompareRow {
+  std::string name;
+  double before = 0;
+  double after = 0;
+  double change_percent = 0;
+};
+std::vector<CompareRow> compare_runs(const analysis::RunData& a, const analysis::RunData& b);
+
 int cmd_run(const RunArgs& a);
+int cmd_compare(const CompareArgs& a);
 int cmd_check(const CheckArgs& a);
 int cmd_headroom(const HeadroomArgs& a);
 int cmd_list(const ListArgs& a);

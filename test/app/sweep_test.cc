@@ -276,5 +276,31 @@ TEST_F(SweepTest, EmitWritesTheArrayAndTheCommandsWithoutRunning) {
   EXPECT_EQ(header, "point,name,ecn.kmax,seed,output,log");
 }
 
+TEST(Compare, ChangeIsRelativeToTheFirstRun) {
+  auto run = [](std::initializer_list<int> fct_us, int64_t xoff) {
+    analysis::RunData d;
+    for (int us : fct_us) {
+      models::FlowRecord f;
+      f.protocol = "roce";
+      f.finish = sim::Time::zero() + sim::Duration::ps(int64_t{us} * 1'000'000);
+      d.flows.push_back(f);
+    }
+    d.queues.push_back({"leaf0", 1, 3, 0, 0, 0, 0, 0, xoff, 0, {}});
+    return d;
+  };
+  const auto rows = compare_runs(run({10, 20}, 8), run({10, 30}, 6));
+  std::map<std::string, CompareRow> by;
+  for (const auto& r : rows) by[r.name] = r;
+  EXPECT_DOUBLE_EQ(by.at("fct_max_us_all").before, 20);
+  EXPECT_DOUBLE_EQ(by.at("fct_max_us_all").after, 30);
+  EXPECT_DOUBLE_EQ(by.at("fct_max_us_all").change_percent, 50);  // (30 - 20) / 20
+  EXPECT_DOUBLE_EQ(by.at("xoff_frames").change_percent, -25);    // (6 - 8) / 8
+  EXPECT_DOUBLE_EQ(by.at("ecn_marks").change_percent, 0);        // 0 -> 0
+  CompareArgs c;
+  c.before = "/nonexistent/a.h5";
+  c.after = "/nonexistent/b.h5";
+  EXPECT_EQ(cmd_compare(c), 2);
+}
+
 }  // namespace
 }  // namespace xoff::app
