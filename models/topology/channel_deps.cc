@@ -2,6 +2,7 @@
 // routing in multiprocessor interconnection networks", IEEE ToC 1987): routes are
 // deadlock-free under hop-by-hop flow control (PFC) if this graph is acyclic.
 #include <algorithm>
+#include <unordered_set>
 
 #include "models/topology/routing.h"
 
@@ -24,11 +25,20 @@ Cdg build(const Topology& topo, const ForwardingTables& t) {
   g.next.resize(g.channel.size());
   const PortMap pm(topo);
   const std::vector<uint32_t> hosts = topo.host_nodes();
-  for (uint32_t h = 0; h < t.num_hosts; ++h) {
-    for (uint32_t v = 0; v < t.num_nodes; ++v) {
+  // An edge (v, p) -> (far, q) for every destination h routed over p whose
+  // next hops at far include q. Destinations repeat the same (p, far's group)
+  // pair many times (every host behind one remote leaf): each pair adds its
+  // edges once, so the work is O(nodes x hosts x ports) lookups rather than
+  // that times the far group's size (a 4,096-host check: 1e9 pushes before).
+  std::unordered_set<uint64_t> seen;
+  for (uint32_t v = 0; v < t.num_nodes; ++v) {
+    seen.clear();
+    for (uint32_t h = 0; h < t.num_hosts; ++h) {
       for (PortIndex p : t.next_hops(v, h)) {
         const PortPeer& far = pm.peer(v, p.value());
         if (!far.connected() || far.node == hosts[h]) continue;
+        const uint32_t fg = t.group_id(far.node, h);
+        if (!seen.insert((static_cast<uint64_t>(p.value()) << 32) | fg).second) continue;
         for (PortIndex q : t.next_hops(far.node, h))
           g.next[g.id(v, p)].push_back(g.id(far.node, q));
       }

@@ -68,10 +68,15 @@ class ForwardingTables {
   void set(uint32_t node, uint32_t dst_host, std::span<const PortIndex> ports);
 
   std::span<const PortIndex> next_hops(uint32_t node, uint32_t dst_host) const {
-    if (self_host[node] == dst_host) return {};
-    const Row& r = rows_[node];
-    const uint32_t g = r.cells.empty() ? (r.uniform == kUnset ? 0 : r.uniform) : r.cells[dst_host];
+    const uint32_t g = group_id(node, dst_host);
     return {ports_.data() + group_offsets_[g], ports_.data() + group_offsets_[g + 1]};
+  }
+  // The interned id of next_hops(node, dst_host): equal ids, equal port lists
+  // (0 is the empty group).
+  uint32_t group_id(uint32_t node, uint32_t dst_host) const {
+    if (self_host[node] == dst_host) return 0;
+    const Row& r = rows_[node];
+    return r.cells.empty() ? (r.uniform == kUnset ? 0 : r.uniform) : r.cells[dst_host];
   }
   // Distinct next-hop groups (the empty group included) and the bytes held.
   size_t num_groups() const { return group_offsets_.size() - 1; }
