@@ -19,6 +19,10 @@ void add_run(CLI::App& cli, RunArgs& a) {
   run->add_flag("--stats", a.stats,
                 "Print where the events went: count and share per event kind (what the "
                 "scenario costs)");
+  run->add_option("--max-events", a.max_events,
+                  "Stop after this many events; the results are kept, marked partial (exit 3)");
+  run->add_option("--max-wall", a.max_wall,
+                  "Stop after this many wall-clock seconds; results kept, marked partial (exit 3)");
   run->add_option("--log-level", a.log_level, "trace|debug|info|warn|error|off")
       ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "off"}));
 }

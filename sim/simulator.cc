@@ -117,11 +117,14 @@ void Simulator::fold(Time t, const Payload& p) {
   fingerprint_ = mix(h, p.tag);
 }
 
-uint64_t Simulator::run_until(Time until) {
+uint64_t Simulator::run_until(Time until) { return run_until(until, UINT64_MAX); }
+
+uint64_t Simulator::run_until(Time until, uint64_t max_events) {
   CurrentGuard guard(this);
   stopped_ = false;
   const uint64_t start = events_;
-  while (!heap_.empty() && !stopped_ && key_time(heap_.top()) <= until) {
+  const uint64_t last = max_events > UINT64_MAX - start ? UINT64_MAX : start + max_events;
+  while (!heap_.empty() && !stopped_ && events_ < last && key_time(heap_.top()) <= until) {
     const Key k = heap_.pop();
     const uint32_t slot = key_slot(k);
     const Payload e = slots_[slot];
@@ -144,7 +147,9 @@ uint64_t Simulator::run_until(Time until) {
       ++profile_[e.handler->event_kind(e.tag)];
     e.handler->handle_event(e.tag);
   }
-  if (!stopped_ && until > now_ && until != Time::max()) now_ = until;
+  // Reached `until` (not stopped, not cut by max_events): time moves there.
+  const bool reached = heap_.empty() || key_time(heap_.top()) > until;
+  if (!stopped_ && reached && until > now_ && until != Time::max()) now_ = until;
   return events_ - start;
 }
 

@@ -68,6 +68,10 @@ class Simulator {
   // Runs events with time <= `until`, then sets the clock to `until` (unless
   // stopped early). Returns the number of events run by this call.
   uint64_t run_until(Time until);
+  // The same, but returns after at most `max_events` events; the clock then
+  // stays at the last event run, and a later call goes on exactly where this
+  // one stopped (the event order does not depend on how a run is cut).
+  uint64_t run_until(Time until, uint64_t max_events);
   // Runs until the queue is empty or stop() is called.
   uint64_t run();
   // Makes the running loop return after the current event.

@@ -50,6 +50,7 @@ RunMetadata read_meta(hid_t file) {
   meta.events = h5::read_attr<uint64_t>(g, m::kEvents);
   meta.sim_time = Time::from_ps(h5::read_attr<int64_t>(g, m::kSimTime));
   meta.wall_seconds = h5::read_attr<double>(g, m::kWallSeconds);
+  if (h5::has_attr(g, m::kStatus)) meta.status = h5::read_string_attr(g, m::kStatus);
   if (h5::has_attr(g, m::kFlowsPlanned))
     meta.flows_planned = h5::read_attr<uint64_t>(g, m::kFlowsPlanned);
   if (h5::has_attr(g, m::kCollectivesPlanned)) {

@@ -135,6 +135,7 @@ void write_meta(hid_t file, const RunMetadata& meta) {
   h5::write_attr(g, m::kSimTime, meta.sim_time.count_ps());
   h5::write_attr(g, m::kWallSeconds, meta.wall_seconds);
   h5::write_attr(g, m::kEventsPerSecond, meta.events_per_second());
+  h5::write_attr(g, m::kStatus, meta.status);
   h5::write_attr(g, m::kFlowsPlanned, meta.flows_planned);
   h5::write_attr(g, m::kCollectivesPlanned, meta.collectives_planned);
 }

@@ -1,5 +1,7 @@
 #include "analysis/results/h5_writer.h"
 
+#include <unistd.h>
+
 #include <cstdio>
 #include <filesystem>
 #include <unordered_set>
@@ -95,10 +97,14 @@ void write_results(const RunData& run, const std::string& path) {
   }
 }
 
+// Unique per process: two runs writing the same -o at once (a sweep gone
+// wrong, two shells) each write their own file and the last rename wins with
+// a whole file, never an interleaving.
 std::string temporary_path(const std::string& path, uint64_t fingerprint) {
-  char hex[17];
-  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(fingerprint));
-  return path + ".tmp." + hex;
+  char tail[48];
+  std::snprintf(tail, sizeof tail, ".tmp.%ld.%016llx", static_cast<long>(getpid()),
+                static_cast<unsigned long long>(fingerprint));
+  return path + tail;
 }
 
 std::vector<std::string> series_keys(const std::vector<SeriesData>& series) {

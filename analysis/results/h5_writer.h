@@ -56,7 +56,7 @@ class H5Recorder final : public models::Recorder {
 // Writes `run` (including run.meta) to `path` through a temporary file, as above.
 void write_results(const RunData& run, const std::string& path);
 
-// `path` + ".tmp." + the fingerprint as 16 hex digits.
+// `path` + ".tmp." + this process's id + "." + the fingerprint as 16 hex digits.
 std::string temporary_path(const std::string& path, uint64_t fingerprint);
 
 // The /series/<key> for each of `series`, in order: '/' becomes '.', and a key that

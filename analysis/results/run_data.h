@@ -24,6 +24,9 @@ struct RunMetadata {
   // Flows the run planned, not-yet-generated collective steps included, and
   // collectives; 0 = unknown (a file from before these were recorded).
   uint64_t flows_planned = 0;
+  // "complete" | "interrupted" | "event_budget" | "wall_budget" (schema.h).
+  std::string status = "complete";
+  bool complete() const { return status == "complete"; }
   uint64_t collectives_planned = 0;
   double events_per_second() const {
     return wall_seconds > 0 ? static_cast<double>(events) / wall_seconds : 0.0;

@@ -65,6 +65,10 @@ inline constexpr const char* kEventsPerSecond = "events_per_second";  // float64
 // Planned work, so a reader can count what did not finish (/flows and
 // /collectives hold finished rows only). Added within schema 1: files
 // written before them lack both, and readers then report 0 (unknown).
+// How the run ended: "complete", or stopped early with partial results:
+// "interrupted" (SIGINT/SIGTERM), "event_budget" (--max-events), "wall_budget"
+// (--max-wall). Absent in files from before it: complete.
+inline constexpr const char* kStatus = "status";                           // string
 inline constexpr const char* kFlowsPlanned = "flows_planned";              // uint64
 inline constexpr const char* kCollectivesPlanned = "collectives_planned";  // uint64
 }  // namespace meta

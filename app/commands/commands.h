@@ -20,6 +20,8 @@ struct RunArgs {
   bool print_summary = true;           // tests turn the terminal summary off
   bool reproducible = false;           // record no wall time: byte-identical files
   bool stats = false;                  // count events per kind, print the profile
+  uint64_t max_events = 0;             // stop after this many events (0 = none)
+  double max_wall = 0;                 // stop after this many wall seconds (0 = none)
   std::string log_level = "warn";
 };
 

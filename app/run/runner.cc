@@ -1,5 +1,7 @@
 #include "app/run/runner.h"
 
+#include <signal.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
@@ -13,6 +15,7 @@
 #include "app/run/world.h"
 #include "app/scenario/scenario.h"
 #include "sim/log.h"
+#include "sim/unit_parse.h"
 
 namespace xoff::app {
 namespace {
@@ -28,6 +31,49 @@ void set_topology(analysis::H5Recorder& rec, const models::Topology& t) {
                      l.delay.count_ps()});
   }
   rec.set_topology(std::move(nodes), std::move(links));
+}
+
+volatile int g_interrupted = 0;
+
+extern "C" void on_interrupt(int) { g_interrupted = 1; }
+
+// SIGINT and SIGTERM set the flag the run loop checks (a second one kills as
+// usual: the handlers are reset), restored on scope exit.
+class InterruptGuard {
+ public:
+  InterruptGuard() {
+    g_interrupted = 0;
+    struct sigaction sa {};
+    sa.sa_handler = on_interrupt;
+    sa.sa_flags = SA_RESETHAND;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, &old_int_);
+    sigaction(SIGTERM, &sa, &old_term_);
+  }
+  ~InterruptGuard() {
+    sigaction(SIGINT, &old_int_, nullptr);
+    sigaction(SIGTERM, &old_term_, nullptr);
+  }
+  InterruptGuard(const InterruptGuard&) = delete;
+  InterruptGuard& operator=(const InterruptGuard&) = delete;
+
+ private:
+  struct sigaction old_int_ {};
+  struct sigaction old_term_ {};
+};
+
+const char* status_name(World::End e) {
+  switch (e) {
+    case World::End::kComplete:
+      return "complete";
+    case World::End::kInterrupted:
+      return "interrupted";
+    case World::End::kEventBudget:
+      return "event_budget";
+    case World::End::kWallBudget:
+      return "wall_budget";
+  }
+  return "complete";
 }
 
 std::string scenario_text(const ScenarioConfig& cfg, const RunArgs& a) {
@@ -56,6 +102,9 @@ RunOutcome run_scenario(const RunArgs& a) {
     return out;
   }
   sim::set_log_level(spdlog::level::from_str(a.log_level));
+  // From here SIGINT/SIGTERM stop the run (at once if it has not started) and
+  // the results so far are written, marked interrupted.
+  const InterruptGuard signals;
   analysis::H5Recorder rec;
   set_topology(rec, cfg.topology);
   std::unique_ptr<World> world;
@@ -70,7 +119,12 @@ RunOutcome run_scenario(const RunArgs& a) {
   w.sim().set_profiling(a.stats);
   w.start();
   Progress progress(!a.quiet, cfg.duration);
-  w.run(&progress);
+  World::Limits limits;
+  limits.max_events = a.max_events;
+  limits.max_wall_seconds = a.max_wall;
+  limits.interrupted = &g_interrupted;
+  const World::End end = w.run(&progress, limits);
+  out.status = status_name(end);
   w.net().report_counters();
   w.net().check_conservation();
 
@@ -82,6 +136,7 @@ RunOutcome run_scenario(const RunArgs& a) {
   meta.fingerprint = w.sim().fingerprint();
   meta.events = w.sim().events_executed();
   meta.sim_time = w.sim().now();
+  meta.status = out.status;
   meta.flows_planned = w.traffic().num_flows() + w.collectives().ungenerated_flows();
   meta.collectives_planned = w.collectives().num_collectives();
   // The wall time is the one thing in the file that differs between two runs of
@@ -103,6 +158,20 @@ RunOutcome run_scenario(const RunArgs& a) {
     }
   }
   if (a.print_summary) print_summary(stdout, w, out);
+  if (end != World::End::kComplete) {
+    std::fprintf(stderr,
+                 "xoff: %s at %s of %s simulated (%llu events): the results%s are partial, "
+                 "marked /meta@status = \"%s\"\n",
+                 end == World::End::kInterrupted   ? "interrupted"
+                 : end == World::End::kEventBudget ? "stopped by --max-events"
+                                                   : "stopped by --max-wall",
+                 sim::format_duration(w.sim().now() - sim::Time::zero()).c_str(),
+                 sim::format_duration(cfg.duration).c_str(),
+                 static_cast<unsigned long long>(w.sim().events_executed()),
+                 out.output_path.empty() ? "" : (" in " + out.output_path).c_str(),
+                 out.status.c_str());
+    if (out.exit_code == 0) out.exit_code = end == World::End::kInterrupted ? 130 : 3;
+  }
   if (a.stats) print_event_profile(stdout, w.sim(), progress.elapsed_seconds());
   return out;
 }

@@ -18,6 +18,7 @@ struct RunOutcome {
   int64_t pause_frames = 0;  // XOFF frames sent by every node
   int64_t ecn_marks = 0;
   bool traffic_finished = false;
+  std::string status = "complete";  // as /meta@status
 };
 
 // Runs `a`; prints progress (unless quiet) and the summary to stdout.

@@ -1,6 +1,7 @@
 #include "app/run/world.h"
 
 #include <algorithm>
+#include <optional>
 
 #include "app/run/faults.h"
 #include "app/run/progress.h"
@@ -182,13 +183,40 @@ void World::start() {
   faults_->start();
 }
 
-void World::run(Progress* progress) {
+World::End World::run(Progress* progress) { return run(progress, Limits{}); }
+
+World::End World::run(Progress* progress, const Limits& limits) {
   const sim::Time end = sim::Time::zero() + cfg_.duration;
   const sim::Duration slice = std::max(cfg_.duration / 1000, sim::Duration::us(1));
   sim::Time stop_at = end;
   bool done = false;
+  // The slice's end is fixed before it runs (the completion check below
+  // happens at the same simulated times however the slice is cut), and the
+  // slice runs in pieces of at most kCheckEvents events between the checks.
+  auto early = [&]() -> std::optional<End> {
+    if (limits.interrupted != nullptr && *limits.interrupted != 0) return End::kInterrupted;
+    if (limits.max_events != 0 && sim_.events_executed() >= limits.max_events)
+      return End::kEventBudget;
+    if (limits.max_wall_seconds > 0 && progress != nullptr &&
+        progress->elapsed_seconds() >= limits.max_wall_seconds)
+      return End::kWallBudget;
+    return std::nullopt;
+  };
   while (sim_.now() < stop_at) {
-    sim_.run_until(std::min(stop_at, sim_.now() + slice));
+    const sim::Time target = std::min(stop_at, sim_.now() + slice);
+    while (sim_.now() < target) {
+      uint64_t budget = kCheckEvents;
+      if (limits.max_events != 0) {
+        budget = std::min(budget,
+                          limits.max_events - std::min(limits.max_events, sim_.events_executed()));
+      }
+      if (const auto e = early()) {
+        if (progress != nullptr) progress->finish();
+        return *e;
+      }
+      const uint64_t ran = sim_.run_until(target, budget);
+      if (ran < budget) break;  // reached target (the clock moved there)
+    }
     if (progress != nullptr) {
       progress->update(sim_.now(), sim_.events_executed(), traffic_.flows_finished(),
                        traffic_.num_flows() + collectives_.ungenerated_flows());
@@ -199,6 +227,7 @@ void World::run(Progress* progress) {
     }
   }
   if (progress != nullptr) progress->finish();
+  return End::kComplete;
 }
 
 bool World::traffic_done() const {

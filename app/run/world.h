@@ -34,10 +34,22 @@ class World {
 
   // Arms the start of traffic, monitors and faults at time zero.
   void start();
+  // How a run ended: it reached its end (the duration, or all traffic done
+  // plus the drain), or was stopped early (a signal, a budget).
+  enum class End { kComplete, kInterrupted, kEventBudget, kWallBudget };
+  // Budgets and the interrupt flag, checked at least every kCheckEvents
+  // events; an early stop leaves the simulator where it stopped.
+  struct Limits {
+    uint64_t max_events = 0;                    // 0 = none
+    double max_wall_seconds = 0;                // 0 = none; needs progress
+    const volatile int* interrupted = nullptr;  // set by a signal handler
+  };
+  static constexpr uint64_t kCheckEvents = 1'000'000;
   // Runs until the duration, or until all traffic finished plus the drain
   // time. Slices depend only on the scenario, so where a run stops is
   // deterministic. `progress` (may be null) is updated after every slice.
-  void run(Progress* progress = nullptr);
+  End run(Progress* progress, const Limits& limits);
+  End run(Progress* progress = nullptr);  // no limits
   bool traffic_done() const;
 
   sim::Simulator& sim() { return sim_; }

@@ -67,7 +67,7 @@ std::vector<analysis::TableColumn> collect_table(const Plan& plan, const fs::pat
         const analysis::RunData d = analysis::read_results(out.string());
         m = analysis::run_metrics(d);
         s = static_cast<double>(d.meta.seed);
-        status.strings.emplace_back("ok");
+        status.strings.emplace_back(d.meta.complete() ? "ok" : d.meta.status);
       } catch (const std::exception&) {
         status.strings.emplace_back("unreadable");
       }
@@ -137,8 +137,8 @@ size_t print_table(std::FILE* f, const Plan& plan, const std::vector<analysis::T
     line.push_back(count);
     for (const auto* c : cols) {
       std::vector<double> v;
-      for (size_t r = first; r < first + reps; ++r) {
-        if (!std::isnan(c->numbers[r])) v.push_back(c->numbers[r]);
+      for (size_t r = first; r < first + reps; ++r) {  // complete runs only
+        if (status->strings[r] == "ok" && !std::isnan(c->numbers[r])) v.push_back(c->numbers[r]);
       }
       if (v.empty()) {
         line.emplace_back("-");

@@ -15,8 +15,11 @@
 namespace xoff::app::sweep {
 
 // Columns: point, name, <each swept key> (text), seed, status ("ok" |
-// "missing" | "unreadable"), then the metrics in first-seen order (NaN where
-// a run lacks one). Missing runs are rows too, so nothing silently vanishes.
+// "missing" | "unreadable" | a partial run's /meta@status: "interrupted",
+// "event_budget", "wall_budget"), then the metrics in first-seen order (NaN
+// where a run lacks one; a partial run's are what it reached). Missing runs
+// are rows too, so nothing silently vanishes; the terminal view averages
+// complete runs only.
 std::vector<analysis::TableColumn> collect_table(const Plan& plan,
                                                  const std::filesystem::path& dir);
 

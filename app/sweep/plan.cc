@@ -223,8 +223,7 @@ bool is_complete(const fs::path& dir, const Point& p) {
   const fs::path out = output_path(dir, p);
   if (!fs::exists(out)) return false;
   try {
-    (void)analysis::read_results(out.string());
-    return true;
+    return analysis::read_results(out.string()).meta.complete();
   } catch (const std::exception&) {
     return false;
   }

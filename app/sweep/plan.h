@@ -61,9 +61,10 @@ std::filesystem::path write_parallel(const Plan& plan, const std::filesystem::pa
                                      const std::vector<size_t>& todo,
                                      const std::string& name = "parallel.txt");
 
-// A point is complete when its results file exists and reads back as an xoff
+// A point is complete when its results file exists, reads back as an xoff
 // results file (a run writes it under a temporary name and renames it only
-// when whole, so a killed run leaves no file).
+// when whole, so a killed run leaves no file) and says the run reached its
+// end (/meta@status "complete": not interrupted, not cut by a budget).
 bool is_complete(const std::filesystem::path& dir, const Point& p);
 
 std::string shell_quote(const std::string& s);

@@ -1,6 +1,7 @@
 #include "analysis/results/h5_writer.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <fstream>
 #include <iterator>
@@ -21,10 +22,12 @@ std::string file_bytes(const std::string& path) {
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
-TEST(H5Writer, TemporaryNameIsPathPlusFingerprintInHex) {
+TEST(H5Writer, TemporaryNameIsPathPlusProcessAndFingerprintInHex) {
+  // The process id keeps two runs writing the same -o at once apart.
+  const std::string pid = std::to_string(getpid());
   EXPECT_EQ(temporary_path("out/run.h5", 0x0123'4567'89ab'cdefULL),
-            "out/run.h5.tmp.0123456789abcdef");
-  EXPECT_EQ(temporary_path("run.h5", 255), "run.h5.tmp.00000000000000ff");
+            "out/run.h5.tmp." + pid + ".0123456789abcdef");
+  EXPECT_EQ(temporary_path("run.h5", 255), "run.h5.tmp." + pid + ".00000000000000ff");
 }
 
 TEST(H5Writer, LeavesOnlyTheFinalFileAfterWriting) {

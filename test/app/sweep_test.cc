@@ -3,12 +3,17 @@
 // or broken points, the emitted Slurm array, and `xoff collect`'s table
 // checked against each run's own results file.
 #include <gtest/gtest.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
 
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <sstream>
+#include <thread>
 
 #include "analysis/results/h5_io.h"
 #include "analysis/results/h5_reader.h"
@@ -20,6 +25,8 @@
 #ifndef XOFF_BIN
 #error "XOFF_BIN must name the built xoff executable (test/app/CMakeLists.txt)"
 #endif
+
+extern char** environ;
 
 namespace xoff::app {
 namespace {
@@ -274,6 +281,55 @@ TEST_F(SweepTest, EmitWritesTheArrayAndTheCommandsWithoutRunning) {
   std::string header;
   std::getline(m, header);
   EXPECT_EQ(header, "point,name,ecn.kmax,seed,output,log");
+}
+
+TEST_F(SweepTest, AnEventBudgetKeepsPartialResultsAndResumeRunsThemAgain) {
+  RunArgs r;
+  r.scenario = (dir_ / "tiny.toml").string();
+  r.output = (dir_ / "part.h5").string();
+  r.quiet = true;
+  r.print_summary = false;
+  r.max_events = 300;
+  EXPECT_EQ(cmd_run(r), 3);
+  const auto d = analysis::read_results(r.output);
+  EXPECT_EQ(d.meta.status, "event_budget");
+  EXPECT_EQ(d.meta.events, 300u);  // stops exactly at the budget
+  EXPECT_FALSE(d.meta.complete());
+
+  ASSERT_EQ(cmd_sweep(args()), 0);
+  const fs::path out = dir_ / "sw" / "runs" / "p0003.h5";
+  fs::copy_file(r.output, out, fs::copy_options::overwrite_existing);  // as if cut short
+  SweepArgs again;
+  again.resume = (dir_ / "sw").string();
+  again.quiet = true;
+  ASSERT_EQ(cmd_sweep(again), 0);
+  EXPECT_TRUE(analysis::read_results(out.string()).meta.complete());
+}
+
+TEST_F(SweepTest, SigintWritesResultsMarkedInterruptedAndExits130) {
+  // A 1,024-host fat-tree (about 12 s of CPU): still running after 1 s,
+  // whether it is building the fabric or simulating.
+  const std::string out = (dir_ / "int.h5").string();
+  const std::string scen = std::string(XOFF_SOURCE_DIR) + "/bench/scenarios/fat_tree_128.toml";
+  std::vector<std::string> argv_s = {XOFF_BIN,        "run", scen, "--set",
+                                     "topology.k=16", "-q",  "-o", out};
+  std::vector<char*> argv;
+  for (auto& a : argv_s) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  pid_t pid = 0;
+  ASSERT_EQ(posix_spawn(&pid, XOFF_BIN, nullptr, nullptr, argv.data(), environ), 0);
+  std::this_thread::sleep_for(std::chrono::seconds(1));
+  ASSERT_EQ(kill(pid, SIGINT), 0);
+  int status = 0;
+  ASSERT_EQ(waitpid(pid, &status, 0), pid);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 130);
+  const auto d = analysis::read_results(out);
+  EXPECT_EQ(d.meta.status, "interrupted");
+  EXPECT_LT(d.flows.size(), 1024u);                     // it did not get to the end
+  for (const auto& e : fs::directory_iterator(dir_)) {  // no temporary left behind
+    EXPECT_EQ(e.path().filename().string().find("int.h5.tmp"), std::string::npos) << e.path();
+  }
 }
 
 TEST(Compare, ChangeIsRelativeToTheFirstRun) {

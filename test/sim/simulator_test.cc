@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "sim/rng.h"
@@ -73,6 +74,44 @@ TEST(Simulator, RunUntilStopsAtBoundaryAndAdvancesClock) {
   EXPECT_EQ(sim.next_event_time(), Time::zero() + 3_us);
   sim.run();
   EXPECT_EQ(sim.events_executed(), 2u);
+}
+
+// A chain that reschedules itself: each event at t schedules the next at
+// t + (tag % 7 + 1) ns and a second one at the same instant every third tag
+// (ties), so the order depends on (time, schedule order).
+struct Chain final : EventHandler {
+  Simulator* sim = nullptr;
+  uint64_t next = 0;
+  void handle_event(uint64_t tag) override {
+    if (next >= 2'000) return;
+    sim->schedule_in(Duration::ns(static_cast<int64_t>(tag % 7 + 1)), *this, ++next);
+    if (tag % 3 == 0) sim->schedule_in(Duration::zero(), *this, ++next);
+  }
+};
+
+TEST(Simulator, RunCutByMaxEventsGoesOnExactlyWhereItStopped) {
+  auto run = [](uint64_t piece) {
+    Simulator sim;
+    Chain c;
+    c.sim = &sim;
+    sim.schedule_at(Time::zero(), c, 0);
+    const Time until = Time::zero() + 1_us;
+    uint64_t calls = 0;
+    while (sim.run_until(until, piece) == piece) {
+      ++calls;
+      EXPECT_LE(sim.now(), until);  // a cut leaves the clock at the last event
+    }
+    EXPECT_EQ(sim.now(), until);  // the last call reached `until`
+    return std::tuple{sim.fingerprint(), sim.events_executed(), calls};
+  };
+  const auto [whole, events, none] = run(UINT64_MAX);
+  EXPECT_EQ(none, 0u);
+  for (uint64_t piece : {1u, 7u, 100u}) {
+    const auto [fp, n, calls] = run(piece);
+    EXPECT_EQ(fp, whole) << piece;
+    EXPECT_EQ(n, events) << piece;
+    EXPECT_GE(calls, events / piece - 1) << piece;
+  }
 }
 
 struct Stopper final : EventHandler {
