@@ -1,7 +1,11 @@
 // The `xoff` command: parses arguments and hands each subcommand to its function.
 #include <CLI/CLI.hpp>
+#include <cstdio>
+#include <string>
+#include <vector>
 
 #include "app/commands/commands.h"
+#include "app/config/suggest.h"
 
 namespace {
 using namespace xoff::app;
@@ -63,7 +67,11 @@ void add_collect(CLI::App& cli, CollectArgs& a) {
 int main(int argc, char** argv) {
   CLI::App cli{
       "xoff: packet-level simulator of lossless Ethernet fabrics (RoCEv2, PFC, ECN/DCQCN, TCP)"};
-  cli.require_subcommand(1);
+  cli.set_version_flag("--version", std::string("xoff ") + XOFF_VERSION);
+  cli.require_subcommand(0, 1);
+  std::string help_topic;
+  auto* help = cli.add_subcommand("help", "Commands and options; `xoff help CMD` for one command");
+  help->add_option("command", help_topic, "A command");
   RunArgs run;
   CheckArgs check;
   HeadroomArgs headroom;
@@ -90,10 +98,44 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   auto* ls = cli.add_subcommand("list", "List the bundled scenarios");
   ls->add_option("directory", list.directory, "Scenario directory")->capture_default_str();
+  // A first word that is not an option must be a command: suggest the nearest.
+  std::vector<std::string> commands;
+  for (const CLI::App* s : cli.get_subcommands({})) commands.push_back(s->get_name());
+  if (argc > 1 && argv[1][0] != '-') {
+    const std::string word = argv[1];
+    bool known = false;
+    for (const auto& c : commands) known = known || c == word;
+    if (!known) {
+      const auto near = xoff::config::nearest(word, commands);
+      std::string names;
+      for (const auto& c : commands) names += (names.empty() ? "" : ", ") + c;
+      std::fprintf(stderr, "xoff: unknown command \"%s\"%s; the commands are: %s (xoff help)\n",
+                   word.c_str(), near ? (" (did you mean \"" + *near + "\"?)").c_str() : "",
+                   names.c_str());
+      return 2;
+    }
+  }
   try {
     cli.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     return cli.exit(e) == 0 ? 0 : 2;
+  }
+  if (cli.get_subcommands().empty() || cli.got_subcommand("help")) {
+    if (help_topic.empty()) {  // the top level's help (help() would give the subcommand's)
+      std::printf("%s",
+                  cli.get_formatter()->make_help(&cli, "xoff", CLI::AppFormatMode::Normal).c_str());
+      return 0;
+    }
+    for (const CLI::App* s : cli.get_subcommands({})) {
+      if (s->get_name() == help_topic) {
+        std::printf("%s", s->help().c_str());
+        return 0;
+      }
+    }
+    const auto near = xoff::config::nearest(help_topic, commands);
+    std::fprintf(stderr, "xoff help: no command \"%s\"%s\n", help_topic.c_str(),
+                 near ? (" (did you mean \"" + *near + "\"?)").c_str() : "");
+    return 2;
   }
   if (cli.got_subcommand("run")) return cmd_run(run);
   if (cli.got_subcommand("sweep")) return cmd_sweep(sweep);

@@ -100,14 +100,13 @@ std::vector<models::CollectiveRecord> read_collectives(hid_t file) {
   const auto ideal = t.get<int64_t>("ideal_ps");
   std::vector<models::CollectiveRecord> cs(t.rows());
   for (size_t i = 0; i < cs.size(); ++i) {
-    cs[i] = {name[i],
-             algorithm[i],
-             ranks[i],
-             size[i],
-             Time::from_ps(start[i]),
-             Time::from_ps(finish[i]),
-             Duration::ps(ideal[i]),
-             {}};
+    cs[i].name = name[i];
+    cs[i].algorithm = algorithm[i];
+    cs[i].ranks = ranks[i];
+    cs[i].size_bytes = size[i];
+    cs[i].start = Time::from_ps(start[i]);
+    cs[i].finish = Time::from_ps(finish[i]);
+    cs[i].ideal = Duration::ps(ideal[i]);
   }
   if (t.has("path_flows")) {  // not in files of before the critical path
     const auto flows = t.get<uint32_t>("path_flows");

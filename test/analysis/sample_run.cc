@@ -64,8 +64,14 @@ void record_events(H5Recorder& rec) {
   d.stuck_bytes = 90'000 + 91'000 + 92'000 + 93'000;
   rec.deadlock(d);
 
-  models::CollectiveRecord c{"allreduce0",          "ring", 4, 4'000'000, Time::zero() + 5_us,
-                             Time::zero() + 305_us, 120_us, {}};
+  models::CollectiveRecord c;
+  c.name = "allreduce0";
+  c.algorithm = "ring";
+  c.ranks = 4;
+  c.size_bytes = 4'000'000;
+  c.start = Time::zero() + 5_us;
+  c.finish = Time::zero() + 305_us;
+  c.ideal = 120_us;
   for (int s = 0; s < 6; ++s) {  // 2(N-1) = 6 steps
     c.step_times.push_back(40_us + 1_us * s);
     c.step_unloaded.push_back(30_us + 1_us * s);
