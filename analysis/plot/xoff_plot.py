@@ -143,9 +143,19 @@ def plot_pause_timeline(f, outdir):
     return save(fig, outdir, "pause_timeline.png")
 
 
-def plot_fct_cdf(f, outdir):
+def finished_flows(f):
+    """The /flows columns restricted to finished flows (files with a `state`
+    column also list running and waiting flows, which have no FCT)."""
     flows = table(f, "flows")
-    if flows is None:
+    if flows is None or "state" not in flows:
+        return flows
+    keep = flows["state"] == "finished"
+    return {k: v[keep] for k, v in flows.items()}
+
+
+def plot_fct_cdf(f, outdir):
+    flows = finished_flows(f)
+    if flows is None or len(flows["fct_ps"]) == 0:
         return None
     fct_us = flows["fct_ps"] / 1e6
     fig, ax = plt.subplots(figsize=(9, 5))
@@ -168,7 +178,7 @@ def plot_fct_cdf(f, outdir):
 def plot_flow_throughput(f, outdir):
     """Average throughput of every finished flow (payload x 8 / FCT), flows in
     start order, one colour per protocol: who got what share."""
-    flows = table(f, "flows")
+    flows = finished_flows(f)
     if flows is None or len(flows["fct_ps"]) == 0:
         return None
     order = np.argsort(flows["start_ps"], kind="stable")

@@ -72,19 +72,33 @@ std::vector<models::FlowRecord> read_flows(hid_t file) {
   const auto finish = t.get<int64_t>("finish_ps");
   const auto ideal = t.get<int64_t>("ideal_fct_ps");
   const auto retx = t.get<int64_t>("retransmitted_bytes");
+  const bool states = t.has("state");  // files of before it: finished flows only
+  const auto state = states ? t.strings("state") : std::vector<std::string>{};
+  const auto delivered = states ? t.get<int64_t>("bytes_delivered") : std::vector<int64_t>{};
   std::vector<models::FlowRecord> flows(t.rows());
   for (size_t i = 0; i < flows.size(); ++i) {
-    flows[i] = {id[i],
-                name[i],
-                protocol[i],
-                src[i],
-                dst[i],
-                tc[i],
-                size[i],
-                Time::from_ps(start[i]),
-                Time::from_ps(finish[i]),
-                Duration::ps(ideal[i]),
-                retx[i]};
+    models::FlowRecord& f = flows[i];
+    f.flow_id = id[i];
+    f.name = name[i];
+    f.protocol = protocol[i];
+    f.src_host = src[i];
+    f.dst_host = dst[i];
+    f.traffic_class = tc[i];
+    f.size_bytes = size[i];
+    f.start = Time::from_ps(start[i]);
+    f.finish = Time::from_ps(finish[i]);
+    f.ideal_fct = Duration::ps(ideal[i]);
+    f.retransmitted_bytes = retx[i];
+    f.bytes_delivered = states ? delivered[i] : size[i];
+    if (states && state[i] != schema::flows::kFinished) {
+      if (state[i] == schema::flows::kRunning) {
+        f.state = models::FlowRecord::State::kRunning;
+      } else if (state[i] == schema::flows::kWaiting) {
+        f.state = models::FlowRecord::State::kWaiting;
+      } else {
+        throw ResultsError("", "/flows/state: unknown state \"" + state[i] + "\"");
+      }
+    }
   }
   return flows;
 }

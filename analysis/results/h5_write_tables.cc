@@ -3,6 +3,7 @@
 #include "analysis/results/h5_write_tables.h"
 
 #include <array>
+#include <limits>
 #include <type_traits>
 
 #include "analysis/results/h5_io.h"
@@ -152,10 +153,20 @@ void write_flows(hid_t file, const std::vector<models::FlowRecord>& flows) {
   t.add("size_bytes", col(flows, [](const R& r) { return r.size_bytes; }));
   t.add("start_ps", col(flows, [](const R& r) { return r.start.count_ps(); }));
   t.add("finish_ps", col(flows, [](const R& r) { return r.finish.count_ps(); }));
-  t.add("fct_ps", col(flows, [](const R& r) { return (r.finish - r.start).count_ps(); }));
+  t.add("fct_ps", col(flows, [](const R& r) {
+          return r.finished() ? (r.finish - r.start).count_ps() : int64_t{-1};
+        }));
   t.add("ideal_fct_ps", col(flows, [](const R& r) { return r.ideal_fct.count_ps(); }));
-  t.add("slowdown", col(flows, [](const R& r) { return r.slowdown(); }));
+  t.add("slowdown", col(flows, [](const R& r) {
+          return r.finished() ? r.slowdown() : std::numeric_limits<double>::quiet_NaN();
+        }));
   t.add("retransmitted_bytes", col(flows, [](const R& r) { return r.retransmitted_bytes; }));
+  t.add("state", col(flows, [](const R& r) {
+          return std::string(r.state == R::State::kFinished  ? schema::flows::kFinished
+                             : r.state == R::State::kRunning ? schema::flows::kRunning
+                                                             : schema::flows::kWaiting);
+        }));
+  t.add("bytes_delivered", col(flows, [](const R& r) { return r.bytes_delivered; }));
 }
 
 void write_collectives(hid_t file, const std::vector<models::CollectiveRecord>& cs) {

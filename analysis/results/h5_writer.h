@@ -22,6 +22,7 @@ class H5Recorder final : public models::Recorder {
   H5Recorder();
 
   void flow_finished(const models::FlowRecord& r) override { data_.flows.push_back(r); }
+  void flow_unfinished(const models::FlowRecord& r) override { data_.flows.push_back(r); }
   void pfc_event(const models::PfcEventRecord& r) override { data_.pfc_events.push_back(r); }
   void watchdog_event(const models::WatchdogEventRecord& r) override {
     data_.watchdog_events.push_back(r);

@@ -75,10 +75,30 @@ inline constexpr const char* kCollectivesPlanned = "collectives_planned";  // ui
 
 namespace flows {
 inline constexpr const char* kGroup = "flows";
-inline constexpr std::array kColumns = {
-    "flow_id",       "name",       "protocol",           "src_host",  "dst_host",
-    "traffic_class", "size_bytes", "start_ps",           "finish_ps", "fct_ps",
-    "ideal_fct_ps",  "slowdown",   "retransmitted_bytes"};
+inline constexpr std::array kColumns = {"flow_id",
+                                        "name",
+                                        "protocol",
+                                        "src_host",
+                                        "dst_host",
+                                        "traffic_class",
+                                        "size_bytes",
+                                        "start_ps",
+                                        "finish_ps",
+                                        "fct_ps",
+                                        "ideal_fct_ps",
+                                        "slowdown",
+                                        "retransmitted_bytes",
+                                        "state",
+                                        "bytes_delivered"};
+// Every planned flow is a row (collective steps not yet generated when the
+// run ended excepted: /meta@flows_planned counts them). state: "finished",
+// "running" (started, not done), "waiting" (never started). For the last two
+// finish_ps is the run's end, fct_ps is -1 and slowdown NaN; bytes_delivered
+// is the payload acknowledged (-1: the transport cannot tell). Files written
+// before state existed hold finished flows only (readers assume "finished").
+inline constexpr const char* kFinished = "finished";
+inline constexpr const char* kRunning = "running";
+inline constexpr const char* kWaiting = "waiting";
 }  // namespace flows
 
 namespace collectives {

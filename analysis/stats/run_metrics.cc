@@ -52,12 +52,18 @@ CollectiveBreakdown collective_breakdown(const models::CollectiveRecord& c) {
 
 Metrics run_metrics(const RunData& d) {
   Metrics m;
-  const auto finished = static_cast<double>(d.flows.size());
+  double finished = 0;
+  double running = 0;
+  for (const auto& f : d.flows) {
+    finished += f.finished() ? 1 : 0;
+    running += f.state == models::FlowRecord::State::kRunning ? 1 : 0;
+  }
   m.emplace_back("flows_finished", finished);
   m.emplace_back("flows_unfinished", d.meta.flows_planned > 0
                                          ? static_cast<double>(d.meta.flows_planned) - finished
                                          : kNaN);
-  if (!d.flows.empty()) {
+  m.emplace_back("flows_running", running);
+  if (finished > 0) {
     const FlowSummary s = summarize_flows(d.flows);
     add_protocol(m, s.all);
     for (const auto& p : s.by_protocol) add_protocol(m, p);

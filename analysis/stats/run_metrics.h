@@ -13,7 +13,7 @@ namespace xoff::analysis {
 
 // Ordered (name, value) pairs. Names are stable and unit-suffixed:
 //   flows_finished, flows_unfinished (NaN when the file does not say what was
-//   planned), fct_p50_us_<p>, fct_p99_us_<p>, fct_max_us_<p>,
+//   planned), flows_running (started, not done), fct_p50_us_<p>, fct_p99_us_<p>, fct_max_us_<p>,
 //   slowdown_p50_<p>, slowdown_p99_<p> for every protocol <p> present ("roce",
 //   "tcp") and "all", xoff_frames (XOFF frames sent, all ports), ecn_marks,
 //   lossless_violations, drops_<reason> for every lossy reason (always present,

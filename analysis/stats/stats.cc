@@ -125,6 +125,7 @@ FlowSummary summarize_flows(const std::vector<models::FlowRecord>& flows) {
   std::vector<const models::FlowRecord*> all;
   std::map<std::string, std::vector<const models::FlowRecord*>> by_protocol;
   for (const auto& f : flows) {
+    if (!f.finished()) continue;  // an unfinished flow has no FCT
     all.push_back(&f);
     by_protocol[f.protocol].push_back(&f);
   }

@@ -63,6 +63,8 @@ struct FlowSummary {
   ProtocolSummary all;
   std::vector<ProtocolSummary> by_protocol;  // sorted by protocol name
 };
+// Finished flows only: percentiles of unfinished ones would be of times cut by
+// the run's end. Callers report how many did not finish beside them.
 FlowSummary summarize_flows(const std::vector<models::FlowRecord>& flows);
 
 }  // namespace xoff::analysis

@@ -126,6 +126,7 @@ RunOutcome run_scenario(const RunArgs& a) {
   const World::End end = w.run(&progress, limits);
   out.status = status_name(end);
   w.net().report_counters();
+  w.traffic().report_unfinished();
   w.net().check_conservation();
 
   analysis::RunMetadata meta;

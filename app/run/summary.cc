@@ -21,11 +21,24 @@ std::string dur(sim::Duration d) { return us(d.to_us()); }
 void print_flows(std::FILE* f, World& w, const analysis::RunData& d) {
   const auto& tm = w.traffic();
   // Collective steps not yet generated count as flows that did not finish.
-  std::fprintf(
-      f, "Flows        %llu of %llu finished\n",
-      static_cast<unsigned long long>(tm.flows_finished()),
-      static_cast<unsigned long long>(tm.num_flows() + w.collectives().ungenerated_flows()));
-  if (d.flows.empty()) return;
+  const uint64_t ungenerated = w.collectives().ungenerated_flows();
+  const uint64_t planned = tm.num_flows() + ungenerated;
+  std::fprintf(f, "Flows        %llu of %llu finished",
+               static_cast<unsigned long long>(tm.flows_finished()),
+               static_cast<unsigned long long>(planned));
+  if (tm.flows_finished() < planned) {
+    const uint64_t running = tm.flows_running();
+    const uint64_t waiting = tm.num_flows() - tm.flows_started();
+    std::fprintf(f, ": %llu running, %llu never started", static_cast<unsigned long long>(running),
+                 static_cast<unsigned long long>(waiting + ungenerated));
+    if (ungenerated > 0) {
+      std::fprintf(f, " (%llu of them collective steps not yet generated)",
+                   static_cast<unsigned long long>(ungenerated));
+    }
+    std::fprintf(f, "; FCTs below are of finished flows only");
+  }
+  std::fprintf(f, "\n");
+  if (tm.flows_finished() == 0) return;
   const analysis::FlowSummary s = analysis::summarize_flows(d.flows);
   for (const auto& p : s.by_protocol) {
     std::fprintf(f, "  %-5s %5zu flows  FCT p50 %s  p99 %s  max %s", p.protocol.c_str(), p.flows,

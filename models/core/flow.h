@@ -37,6 +37,9 @@ class FlowEndpoint {
   virtual ~FlowEndpoint() = default;
   // Starts sending `spec` now (spec.src is this host).
   virtual void start_flow(const FlowSpec& spec) = 0;
+  // Payload bytes of a started, unfinished flow the receiver has acknowledged
+  // (for the record of a flow a run ends before); -1 when unknown.
+  virtual int64_t bytes_acked(uint32_t /*flow_id*/) const { return -1; }
 };
 
 }  // namespace xoff::models

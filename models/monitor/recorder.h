@@ -24,6 +24,14 @@ struct FlowRecord {
   sim::Time finish;
   sim::Duration ideal_fct;  // size at the bottleneck line rate + base RTT/2
   int64_t retransmitted_bytes = 0;
+  // How the flow stood when the run ended: finished (finish is its FCT's
+  // end), running (started, not done: finish is the run's end) or waiting
+  // (never started: start is when it was planned or became ready, finish the
+  // run's end). Only finished flows have an FCT.
+  enum class State : uint8_t { kFinished, kRunning, kWaiting };
+  State state = State::kFinished;
+  int64_t bytes_delivered = 0;  // payload acknowledged (size when finished; -1 unknown)
+  bool finished() const { return state == State::kFinished; }
   double slowdown() const {
     return ideal_fct.count_ps() > 0 ? static_cast<double>((finish - start).count_ps()) /
                                           static_cast<double>(ideal_fct.count_ps())
@@ -145,6 +153,9 @@ class Recorder {
  public:
   virtual ~Recorder() = default;
   virtual void flow_finished(const FlowRecord&) {}
+  // At the end of a run, one record per flow that did not finish (state
+  // running or waiting), after every finished one.
+  virtual void flow_unfinished(const FlowRecord&) {}
   virtual void pfc_event(const PfcEventRecord&) {}
   virtual void watchdog_event(const WatchdogEventRecord&) {}
   virtual void deadlock(const DeadlockRecord&) {}

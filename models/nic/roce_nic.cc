@@ -293,4 +293,13 @@ void RoceNic::finish(uint32_t i) {
   if (listener_ != nullptr) listener_->flow_finished(flow, sim_.now(), retx);
 }
 
+// A linear scan over this NIC's QPs: called once per unfinished flow at the
+// end of a run.
+int64_t RoceNic::bytes_acked(uint32_t flow_id) const {
+  for (const Qp& q : qps_) {
+    if (q.active && q.flow == flow_id) return std::min(q.size, q.snd_una * cfg_.mtu.count());
+  }
+  return -1;
+}
+
 }  // namespace xoff::models

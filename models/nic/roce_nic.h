@@ -55,6 +55,7 @@ class RoceNic final : public Transport, public FlowEndpoint, public sim::EventHa
   RoceNic& operator=(const RoceNic&) = delete;
 
   void start_flow(const FlowSpec& spec) override;
+  int64_t bytes_acked(uint32_t flow_id) const override;
   void receive(Packet& p) override;
   void on_room() override;
   void handle_event(uint64_t tag) override;

@@ -249,4 +249,9 @@ const TcpConnection* TcpStack::find(uint32_t id, TcpRole role) const {
   return nullptr;
 }
 
+int64_t TcpStack::bytes_acked(uint32_t flow_id) const {
+  const TcpConnection* c = find(flow_id, TcpRole::kBulkSender);
+  return c == nullptr ? -1 : c->tx.state().snd_una;
+}
+
 }  // namespace xoff::models

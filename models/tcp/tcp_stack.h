@@ -52,6 +52,7 @@ class TcpStack final : public Transport, public FlowEndpoint, private sim::Event
 
   // FlowEndpoint: spec.src is this host, spec.protocol kTcp.
   void start_flow(const FlowSpec& spec) override;
+  int64_t bytes_acked(uint32_t flow_id) const override;
   // spec.client is this host; request and response are at least one byte.
   void start_rpc(const RpcSpec& spec);
 

@@ -166,6 +166,25 @@ void TrafficManager::flow_finished(uint32_t flow_id, sim::Time finish,
   for (FlowObserver* o : observers_) o->on_flow_finished(record);
 }
 
+void TrafficManager::report_unfinished() {
+  for (uint32_t id = 0; id < flows_.size(); ++id) {
+    const FlowState& st = state_[id];
+    if (st.phase == Phase::kDone) continue;
+    FlowRecord r = make_record(id, 0);
+    r.finish = sim_.now();
+    if (st.phase == Phase::kRunning) {
+      r.state = FlowRecord::State::kRunning;
+      const FlowEndpoint* ep = endpoints_[endpoint_slot(flows_[id].src, flows_[id].protocol)];
+      r.bytes_delivered = ep != nullptr ? ep->bytes_acked(id) : -1;
+    } else {
+      r.state = FlowRecord::State::kWaiting;
+      r.start = std::max(flows_[id].start, st.ready);
+      r.bytes_delivered = 0;
+    }
+    recorder_.flow_unfinished(r);
+  }
+}
+
 FlowRecord TrafficManager::make_record(uint32_t id, int64_t retransmitted_bytes) const {
   const FlowSpec& spec = flows_[id];
   const FlowState& st = state_[id];
@@ -183,6 +202,7 @@ FlowRecord TrafficManager::make_record(uint32_t id, int64_t retransmitted_bytes)
                 : ideal_fn_                      ? ideal_fn_(spec)
                                                  : sim::Duration::zero();
   r.retransmitted_bytes = retransmitted_bytes;
+  r.bytes_delivered = spec.size.count();
   return r;
 }
 

@@ -62,6 +62,12 @@ class TrafficManager final : public FlowListener, public sim::EventHandler {
   // Adds a generator batch (batch-relative `after`); returns the first id.
   uint32_t add_batch(const std::vector<FlowPlan>& batch);
 
+  // End of run: hands the recorder a record of every flow that did not
+  // finish (running: bytes acknowledged so far from its transport; waiting:
+  // never started), finish = now. Call once.
+  void report_unfinished();
+  uint64_t flows_running() const { return started_ - finished_; }
+
   // FlowListener: the transport saw the last byte acknowledged.
   void flow_finished(uint32_t flow_id, sim::Time finish, int64_t retransmitted_bytes) override;
   void handle_event(uint64_t tag) override;
