@@ -111,6 +111,9 @@ void read_watchdog(std::optional<TableReader> r, models::WatchdogConfig& w) {
   w.poll_interval = r->optional<sim::Duration>("poll_interval", w.poll_interval, pos);
   w.detection_time = r->optional<sim::Duration>("detection_time", w.detection_time, pos);
   w.restoration_time = r->optional<sim::Duration>("restoration_time", w.restoration_time, pos);
+  // Real pfcwd timers run per switch, unaligned: each switch its own seeded
+  // phase unless "aligned" is asked for.
+  w.random_phase = r->choice("phase", {"random", "aligned"}, "random") == "random";
 }
 
 }  // namespace
@@ -133,6 +136,7 @@ void read_switch(TableReader& root, ScenarioConfig& s) {
   read_classification(root.optional_table("classification"), c.classification);
   read_scheduler(root.optional_table("scheduler"), c.scheduler);
   read_watchdog(root.optional_table("watchdog"), c.watchdog);
+  c.watchdog.seed = s.seed;
 }
 
 // The switch model's own consistency rules (e.g. reserves and headroom must

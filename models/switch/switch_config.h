@@ -114,6 +114,14 @@ struct WatchdogConfig {
   sim::Duration poll_interval = sim::Duration::us(100);
   sim::Duration detection_time = sim::Duration::us(200);
   sim::Duration restoration_time = sim::Duration::us(200);
+  // Polls fall at phase + k x poll_interval. Real pfcwd timers are not
+  // aligned across switches: with random_phase each switch draws its phase
+  // uniformly in [0, poll_interval) from Rng(seed, "watchdog/<switch name>")
+  // (seed: the run's), so storms on several switches are not declared in the
+  // same instant. Otherwise `phase` is used as given (0: all aligned).
+  bool random_phase = false;
+  sim::Duration phase = sim::Duration::zero();
+  uint64_t seed = 1;
 };
 
 struct SwitchConfig {

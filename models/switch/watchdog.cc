@@ -1,5 +1,9 @@
 #include "models/switch/watchdog.h"
 
+#include <algorithm>
+
+#include "sim/rng.h"
+
 namespace xoff::models {
 
 PfcWatchdog::PfcWatchdog(Network& net, Node& sw, const WatchdogConfig& cfg, uint8_t lossless_mask)
@@ -8,7 +12,16 @@ PfcWatchdog::PfcWatchdog(Network& net, Node& sw, const WatchdogConfig& cfg, uint
       cfg_(cfg),
       lossless_mask_(lossless_mask),
       poll_timer_(net.sim(), *this, 0),
-      log_(sim::logger("pfcwd")) {}
+      log_(sim::logger("pfcwd")) {
+  if (cfg_.random_phase && cfg_.poll_interval.count_ps() > 0) {
+    sim::Rng rng(cfg_.seed, "watchdog/" + sw.name());
+    phase_ = sim::Duration::ps(static_cast<int64_t>(
+        rng.uniform_int(static_cast<uint64_t>(cfg_.poll_interval.count_ps()))));
+  } else {
+    phase_ = sim::Duration::ps(cfg_.phase.count_ps() %
+                               std::max<int64_t>(1, cfg_.poll_interval.count_ps()));
+  }
+}
 
 void PfcWatchdog::add_port() {
   watch_.resize(watch_.size() + kNumClasses);
@@ -21,8 +34,11 @@ void PfcWatchdog::on_pause_received() {
 
 void PfcWatchdog::arm_next_poll() {
   const int64_t period = cfg_.poll_interval.count_ps();
+  const int64_t phase = phase_.count_ps();
   const int64_t now = net_.sim().now().count_ps();
-  poll_timer_.arm_at(sim::Time::from_ps((now / period + 1) * period));
+  // The first poll instant phase + k x period strictly after now.
+  const int64_t next = now < phase ? phase : phase + ((now - phase) / period + 1) * period;
+  poll_timer_.arm_at(sim::Time::from_ps(next));
 }
 
 void PfcWatchdog::handle_event(uint64_t) {

@@ -2,7 +2,8 @@
 // PFC watchdog of one switch (SONiC pfcwd; Arista and Cisco "PFC watchdog"):
 // contains PFC storms, e.g. a faulty NIC that sends XOFF forever.
 //
-// Every poll_interval (polls aligned to multiples of it) each lossless egress
+// Every poll_interval (polls at this switch's phase + multiples of it: see
+// WatchdogConfig::random_phase) each lossless egress
 // queue is examined. A queue that is paused by received PFC (regardless of any
 // override), holds packets and has not dequeued since it was first seen so, for
 // at least detection_time, is declared *stormed* (detection is therefore
@@ -46,6 +47,7 @@ class PfcWatchdog final : public sim::EventHandler {
   int64_t storms() const { return storms_; }
   int64_t restorations() const { return restorations_; }
   const WatchdogConfig& config() const { return cfg_; }
+  sim::Duration phase() const { return phase_; }
 
   void handle_event(uint64_t tag) override;  // a poll
   const char* event_kind(uint64_t) const override { return "switch: PFC watchdog poll"; }
@@ -68,6 +70,7 @@ class PfcWatchdog final : public sim::EventHandler {
   std::vector<QueueWatch> watch_;  // [port * 8 + tc]
   std::vector<uint8_t> drop_;      // [port * 8 + tc], read per packet
   sim::Timer poll_timer_;
+  sim::Duration phase_;  // polls at phase_ + k x poll_interval
   int64_t storms_ = 0;
   int64_t restorations_ = 0;
   std::shared_ptr<spdlog::logger> log_;

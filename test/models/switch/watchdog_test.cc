@@ -4,6 +4,8 @@
 // detection 100 us, restoration 200 us.
 #include <gtest/gtest.h>
 
+#include <vector>
+
 #include "models/switch/switch.h"
 #include "test/models/switch/fabric.h"
 
@@ -15,11 +17,11 @@ using test::SendSpec;
 
 struct StormRig : Fabric {
   Switch* sw = nullptr;
-  explicit StormRig(WatchdogAction action, int64_t frames = 1'000'000) {
+  explicit StormRig(WatchdogAction action, int64_t frames = 1'000'000, sim::Duration phase = 0_ns) {
     SwitchConfig c = test::plain_config(2'000'000);
     c.mmu.pg[3].lossless = true;
     c.mmu.pg[3].headroom = 50'000_B;
-    c.watchdog = WatchdogConfig{true, action, 10_us, 100_us, 200_us};
+    c.watchdog = WatchdogConfig{true, action, 10_us, 100_us, 200_us, false, phase, 1};
     sw = &add_switch("sw", c);
     net.connect(add_host(), *sw, 100_Gbps, 0_ns);
     net.connect(add_host(), *sw, 100_Gbps, 0_ns);
@@ -53,6 +55,41 @@ TEST(Watchdog, StuckPauseIsStormedAfterDetectionTimeAndDropActionDrainsIt) {
   EXPECT_EQ(r.sw->mmu().pg(0, 3).shared, 0);  // the ingress buffer was released
   r.run_until(2_ms);
   EXPECT_EQ(r.blaster(1).received, 0);  // drop action: nothing reaches the storm
+}
+
+TEST(Watchdog, PollsFallAtTheSwitchsPhase) {
+  // Phase 3 us: polls at 3, 13, 23, ... us. The first poll to see the queue
+  // stuck is at 3 us, so the storm is declared 100 us later, at 103 us.
+  StormRig r(WatchdogAction::kDrop, 1'000'000, 3_us);
+  EXPECT_EQ(r.sw->watchdog().phase(), 3_us);
+  r.run_until(111_us);
+  ASSERT_EQ(r.log.watchdog.size(), 1u);
+  EXPECT_EQ(r.log.watchdog[0].time.count_ps(), 103'000'000);
+}
+
+TEST(Watchdog, RandomPhasesDifferBetweenSwitchesAndRepeatWithTheSeed) {
+  // Unaligned pfcwd timers (real switches): each switch draws its own phase
+  // in [0, poll_interval) from (seed, name); the same seed gives the same.
+  auto phases = [](uint64_t seed) {
+    test::Fabric f;
+    SwitchConfig c = test::plain_config(2'000'000);
+    c.mmu.pg[3].lossless = true;
+    c.watchdog =
+        WatchdogConfig{true, WatchdogAction::kDrop, 10_us, 100_us, 200_us, true, 0_ns, seed};
+    std::vector<int64_t> out;
+    for (const char* n : {"leaf0", "leaf1", "leaf2", "leaf3"}) {
+      out.push_back(f.add_switch(n, c).watchdog().phase().count_ps());
+    }
+    return out;
+  };
+  const auto a = phases(7);
+  EXPECT_EQ(a, phases(7));
+  EXPECT_NE(a, phases(8));
+  for (size_t i = 0; i < a.size(); ++i) {
+    EXPECT_GE(a[i], 0);
+    EXPECT_LT(a[i], 10'000'000);                           // within one poll interval
+    for (size_t j = 0; j < i; ++j) EXPECT_NE(a[i], a[j]);  // 4 draws of 10^7 ps: distinct
+  }
 }
 
 TEST(Watchdog, RestoresWithinRestorationTimeAfterPausesStop) {
