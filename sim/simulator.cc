@@ -39,7 +39,7 @@ const Simulator* Simulator::current() { return t_current; }
 void Simulator::schedule_at(Time t, EventHandler& handler, uint64_t tag) {
   XOFF_CHECK(t >= now_, "event scheduled in the past: at " + std::to_string(t.count_ps()) +
                             " ps, now " + std::to_string(now_.count_ps()) + " ps");
-  if (handler.handler_id_ == 0) handler.handler_id_ = next_handler_id_++;
+  if (handler.handler_id_ == 0 && !handler.observer_) handler.handler_id_ = next_handler_id_++;
   push(t, handler, tag);
 }
 
@@ -142,7 +142,7 @@ uint64_t Simulator::run_until(Time until, uint64_t max_events) {
     }
     now_ = key_time(k);
     ++events_;
-    fold(now_, e);
+    if (!e.handler->observer_) fold(now_, e);
     if (profiling_) [[unlikely]]
       ++profile_[e.handler->event_kind(e.tag)];
     e.handler->handle_event(e.tag);

@@ -42,13 +42,20 @@ class EventHandler {
   // __builtin_prefetch for the memory handle_event(tag) will touch first (the
   // packet a port is about to deliver). A hint only: it must not change state.
   virtual void prefetch(uint64_t tag) const { (void)tag; }
+  bool observer() const { return observer_; }
 
  protected:
   ~EventHandler() = default;
+  // An observer (a sampler, a detector) only reads the model: its events are
+  // left out of the fingerprint and it takes no handler id, so turning
+  // monitoring on or off, or changing how often it samples, leaves the
+  // fingerprint of the physics unchanged. Call before its first event.
+  void mark_observer() { observer_ = true; }
 
  private:
   friend class Simulator;
   uint32_t handler_id_ = 0;  // 0 = not yet given one
+  bool observer_ = false;
 };
 
 class Simulator {

@@ -18,6 +18,7 @@ class Timer final : public EventHandler {
       : sim_(sim), owner_(owner), kind_(kind) {}
 
   void arm_at(Time t) {
+    if (owner_.observer()) mark_observer();  // an observer's timer observes too
     ++gen_;
     armed_ = true;
     expiry_ = t;

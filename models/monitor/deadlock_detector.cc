@@ -35,7 +35,9 @@ std::vector<int> walk_cycle(const Graph& g, const std::vector<int>& comp, int c,
 }  // namespace
 
 DeadlockDetector::DeadlockDetector(Network& net, DeadlockDetectorConfig cfg)
-    : net_(net), cfg_(cfg), timer_(net.sim(), *this, 0) {}
+    : net_(net), cfg_(cfg), timer_(net.sim(), *this, 0) {
+  mark_observer();  // detection reads the fabric: not part of the fingerprint
+}
 
 void DeadlockDetector::start() { timer_.arm_in(cfg_.poll_interval); }
 

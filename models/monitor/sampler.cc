@@ -31,6 +31,7 @@ const char* kind_unit(ProbeKind k) {
 Sampler::Sampler(Network& net, sim::Duration interval, std::vector<Probe> probes)
     : net_(net), interval_(interval), probes_(std::move(probes)), timer_(net.sim(), *this, 0) {
   XOFF_CHECK(interval.count_ps() > 0, "sampler interval must be positive");
+  mark_observer();  // sampling reads the fabric: not part of the fingerprint
 }
 
 std::string Sampler::series_name(const Network& net, const Probe& p) {

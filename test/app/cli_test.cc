@@ -171,6 +171,26 @@ TEST_F(CliTest, SameScenarioAndSeedGiveIdenticalResults) {
   EXPECT_NE(ra.meta.fingerprint, rc.meta.fingerprint);
 }
 
+TEST_F(CliTest, MonitoringSettingsDoNotChangeTheFingerprint) {
+  // Sampling and deadlock detection only read the fabric: more or fewer
+  // samples, or none, leave the physics and its fingerprint as they are,
+  // while a physics change (the buffer) does change it.
+  RunArgs a = args(std::string(XOFF_SOURCE_DIR) + "/scenarios/demo.toml");
+  a.no_output = true;
+  auto fingerprint = [&](std::vector<std::string> o) {
+    a.overrides = o;
+    a.overrides.push_back("scenario.duration=1ms");
+    const RunOutcome r = run_scenario(a);
+    EXPECT_EQ(r.exit_code, 0);
+    return r.data.meta.fingerprint;
+  };
+  const uint64_t base = fingerprint({});
+  EXPECT_EQ(fingerprint({"monitor.sample_interval=1us"}), base);
+  EXPECT_EQ(fingerprint({"monitor.sample_interval=50us"}), base);
+  EXPECT_EQ(fingerprint({"monitor.deadlock=false"}), base);
+  EXPECT_NE(fingerprint({"buffer.alpha=0.25"}), base);
+}
+
 std::string bytes_of(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);
   return std::string(std::istreambuf_iterator<char>(in), {});
