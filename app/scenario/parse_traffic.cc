@@ -5,6 +5,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "app/scenario/flow_file.h"
 #include "app/scenario/parse.h"
 
 namespace xoff::app {
@@ -69,6 +70,25 @@ void read_flows(TableReader& r, Names& names, TrafficConfig& out) {
     plan.spec.src = src.value_or(0);
     plan.spec.dst = dst.value_or(0);
     out.flows.push_back(std::move(plan));
+  }
+}
+
+// [[traffic.file]]: a flow list (app/scenario/flow_file.h), path relative to
+// the scenario file. Its flows join the explicit ones.
+void read_flow_files(TableReader& r, Names& names, const std::string& scenario_file,
+                     TrafficConfig& out) {
+  for (TableReader f : r.array_of_tables("file")) {
+    const std::string rel = f.required<std::string>("path");
+    const fs::path p =
+        fs::path(rel).is_absolute() ? fs::path(rel) : fs::path(scenario_file).parent_path() / rel;
+    const std::string by_ext = fs::path(rel).extension() == ".csv" ? "csv" : "hpcc";
+    const std::string format = f.choice("format", {"csv", "hpcc"}, by_ext);
+    const models::FlowClass cls = read_flow_class(f, "roce");
+    const std::string prefix = f.optional<std::string>("name", fs::path(rel).stem().string());
+    if (!f.optional<bool>("enabled", true) || rel.empty()) continue;
+    for (auto& plan : read_flow_file(p.string(), format, names.topology(), cls, prefix)) {
+      out.flows.push_back(std::move(plan));
+    }
   }
 }
 
@@ -179,6 +199,7 @@ void read_rpcs(TableReader& r, Names& names, TrafficConfig& out) {
 void read_traffic(std::optional<TableReader> r, Names& names, ScenarioConfig& s) {
   if (!r) return;
   read_flows(*r, names, s.traffic);
+  read_flow_files(*r, names, s.file, s.traffic);
   read_incasts(*r, names, s.traffic);
   read_host_sets(*r, "permutation", names, s.traffic.permutations);
   read_host_sets(*r, "all_to_all", names, s.traffic.all_to_all);

@@ -1,0 +1,192 @@
+// Flow lists from files ([[traffic.file]], app/scenario/flow_file.h): CSV and
+// the HPCC simulator's flow.txt, their errors at file:line:col, and a
+// 10,000-flow file run to completion.
+#include "app/scenario/flow_file.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "app/config/error.h"
+#include "app/run/runner.h"
+
+namespace xoff::app {
+namespace {
+namespace fs = std::filesystem;
+using namespace sim::literals;
+
+models::Topology four_hosts() {
+  models::SpineLeafConfig c;
+  c.leaves = 2;
+  c.spines = 1;
+  c.hosts_per_leaf = 2;
+  c.host_rate = 100_Gbps;
+  c.fabric_rate = 100_Gbps;
+  c.host_delay = 1_us;
+  c.fabric_delay = 1_us;
+  return models::spine_leaf(c);
+}
+
+class FlowFileTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("xoff_flowfile_" +
+            std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  std::string write(const std::string& name, const std::string& text) {
+    std::ofstream(dir_ / name) << text;
+    return (dir_ / name).string();
+  }
+  // The error's text for a file that must be refused.
+  std::string error_of(const std::string& name, const std::string& text, const char* fmt) {
+    try {
+      (void)read_flow_file(write(name, text), fmt, four_hosts(), {}, "f");
+    } catch (const config::ScenarioError& e) {
+      return e.what();
+    }
+    ADD_FAILURE() << "accepted: " << text;
+    return "";
+  }
+  fs::path dir_;
+};
+
+TEST_F(FlowFileTest, CsvTakesNamesOrOrdinalsUnitsAndDefaults) {
+  models::FlowClass defaults;
+  defaults.protocol = models::Protocol::kRoce;
+  defaults.tc = 3;
+  defaults.pcp = 3;
+  defaults.dscp = 24;
+  const auto p = read_flow_file(write("f.csv",
+                                      "# a comment\n"
+                                      "src, dst, size, start, protocol, class, name\n"
+                                      "h0, h3, 64KB, 10us, roce, 3, first\n"
+                                      "\n"
+                                      "2, 1, 1000, 0, tcp, 0,\n"),
+                                "csv", four_hosts(), defaults, "list");
+  ASSERT_EQ(p.size(), 2u);
+  EXPECT_EQ(p[0].spec.src, 0u);
+  EXPECT_EQ(p[0].spec.dst, 3u);
+  EXPECT_EQ(p[0].spec.size.count(), 64'000);  // KB is decimal, as in scenarios
+  EXPECT_EQ(p[0].spec.start, sim::Time::zero() + 10_us);
+  EXPECT_EQ(p[0].spec.name, "first");
+  EXPECT_EQ(p[0].spec.tc, 3);
+  EXPECT_EQ(p[1].spec.src, 2u);
+  EXPECT_EQ(p[1].spec.dst, 1u);
+  EXPECT_EQ(p[1].spec.size.count(), 1000);  // a bare integer is bytes
+  EXPECT_EQ(p[1].spec.protocol, models::Protocol::kTcp);
+  EXPECT_EQ(p[1].spec.tc, 0);
+  EXPECT_EQ(p[1].spec.dscp, 0);
+  EXPECT_EQ(p[1].spec.name, "list/1");  // empty name: prefix/row
+  // Columns a file leaves out take the table's defaults.
+  const auto q = read_flow_file(write("g.csv", "src,dst,size\nh1,h2,1MB\n"), "csv", four_hosts(),
+                                defaults, "g");
+  ASSERT_EQ(q.size(), 1u);
+  EXPECT_EQ(q[0].spec.tc, 3);
+  EXPECT_EQ(q[0].spec.dscp, 24);
+  EXPECT_EQ(q[0].spec.start, sim::Time::zero());
+}
+
+TEST_F(FlowFileTest, HpccFlowTxtMapsPriorityAndSeconds) {
+  // HPCC's format: count, then `src dst priority dport size start_s`.
+  const auto p = read_flow_file(write("flow.txt",
+                                      "2\n"
+                                      "0 3 3 100 1000000 2.000001\n"
+                                      "1   2 0 100 500 2.0000015\n"),
+                                "hpcc", four_hosts(), {}, "flow");
+  ASSERT_EQ(p.size(), 2u);
+  EXPECT_EQ(p[0].spec.src, 0u);
+  EXPECT_EQ(p[0].spec.dst, 3u);
+  EXPECT_EQ(p[0].spec.tc, 3);
+  EXPECT_EQ(p[0].spec.dscp, 24);
+  EXPECT_EQ(p[0].spec.size.count(), 1'000'000);
+  EXPECT_EQ(p[0].spec.start.count_ps(), 2'000'001'000'000);  // 2.000001 s
+  EXPECT_EQ(p[1].spec.start.count_ps(), 2'000'001'500'000);
+  EXPECT_EQ(p[1].spec.tc, 0);
+  EXPECT_EQ(p[1].spec.name, "flow/1");
+}
+
+TEST_F(FlowFileTest, ErrorsNameFileLineAndColumn) {
+  const std::string bad_host = error_of("a.csv", "src,dst,size\nh0,h9,1KB\n", "csv");
+  EXPECT_NE(bad_host.find("a.csv:2:4: error: dst: no host named \"h9\""), std::string::npos)
+      << bad_host;
+  const std::string near = error_of("b.csv", "src,dst,size\nh0,H3x,1KB\n", "csv");
+  EXPECT_NE(near.find("b.csv:2:4"), std::string::npos) << near;
+  const std::string range = error_of("c.csv", "src,dst,size\n0,7,1KB\n", "csv");
+  EXPECT_NE(range.find("c.csv:2:3: error: dst: host ordinal 7 is out of range"), std::string::npos)
+      << range;
+  const std::string size = error_of("d.csv", "src,dst,size\nh0,h1,lots\n", "csv");
+  EXPECT_NE(size.find("d.csv:2:7: error: size:"), std::string::npos) << size;
+  const std::string fields = error_of("e.csv", "src,dst,size\nh0,h1\n", "csv");
+  EXPECT_NE(fields.find("e.csv:2:1: error: expected 3 fields"), std::string::npos) << fields;
+  const std::string column = error_of("f.csv", "src,dst,sise\n", "csv");
+  EXPECT_NE(column.find("f.csv:1:9: error: unknown column \"sise\" (did you mean \"size\"?)"),
+            std::string::npos)
+      << column;
+  const std::string count = error_of("g.txt", "3\n0 1 3 100 1000 0\n", "hpcc");
+  EXPECT_NE(count.find("announces 3 flows, the file has 1"), std::string::npos) << count;
+  const std::string self = error_of("h.txt", "1\n2 2 3 100 1000 0\n", "hpcc");
+  EXPECT_NE(self.find("h.txt:2:3: error: dst: must differ from src"), std::string::npos) << self;
+  const std::string empty = error_of("sub", "", "csv");
+  EXPECT_NE(empty.find("empty flow file"), std::string::npos) << empty;
+  fs::remove(dir_ / "sub");  // now a directory
+  fs::create_directories(dir_ / "sub");
+  try {
+    (void)read_flow_file((dir_ / "sub").string(), "csv", four_hosts(), {}, "x");
+    ADD_FAILURE() << "a directory was accepted";
+  } catch (const config::ScenarioError& e) {
+    EXPECT_NE(std::string(e.what()).find("not a regular file"), std::string::npos);
+  }
+}
+
+TEST_F(FlowFileTest, TenThousandFlowsFromACsvAllFinish) {
+  // 16 hosts; flow i: h(i % 16) -> h((i + 5) % 16), 1000 + i % 7 bytes,
+  // starting every 100 ns (10,000 flows over 1 ms).
+  std::ofstream f(dir_ / "flows.csv");
+  f << "src,dst,size,start\n";
+  int64_t total = 0;
+  for (int i = 0; i < 10'000; ++i) {
+    const int64_t size = 1000 + i % 7;
+    total += size;
+    f << "h" << i % 16 << ",h" << (i + 5) % 16 << "," << size << "," << i * 100 << "ns\n";
+  }
+  f.close();
+  const std::string scen = write("s.toml", R"([scenario]
+name = "flow_file_10k"
+duration = "5ms"
+[topology]
+kind = "spine_leaf"
+leaves = 4
+spines = 2
+hosts_per_leaf = 4
+host_rate = "100Gbps"
+[[traffic.file]]
+path = "flows.csv"
+class = 3
+)");
+  RunArgs a;
+  a.scenario = scen;
+  a.no_output = true;
+  a.quiet = true;
+  a.print_summary = false;
+  const RunOutcome o = run_scenario(a);
+  ASSERT_EQ(o.exit_code, 0);
+  ASSERT_EQ(o.data.flows.size(), 10'000u);
+  int64_t delivered = 0;
+  size_t finished = 0;
+  for (const auto& fl : o.data.flows) {
+    finished += fl.finished() ? 1 : 0;
+    delivered += fl.size_bytes;
+  }
+  EXPECT_EQ(finished, 10'000u);
+  // 10^7 + the sum of i % 7: 1428 whole cycles of 21, then 0 + 1 + 2 + 3.
+  EXPECT_EQ(total, 10'000'000 + 1428 * 21 + 6);
+  EXPECT_EQ(delivered, total);
+}
+
+}  // namespace
+}  // namespace xoff::app
