@@ -3,11 +3,13 @@
 // against it). The other sections live in parse_*.cc.
 #include "app/config/load.h"
 
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
 #include "app/scenario/parse.h"
 #include "app/scenario/parse_util.h"
+#include "app/scenario/topology_file.h"
 
 namespace xoff::app {
 namespace {
@@ -100,10 +102,19 @@ models::Topology read_explicit(TableReader& r) {
   return models::explicit_topology(nodes, links);
 }
 
-models::Topology read_topology(TableReader r) {
-  const std::string kind = r.choice("kind", {"spine_leaf", "ring", "fat_tree", "explicit"});
+models::Topology read_topology(TableReader r, const std::string& scenario_file) {
+  const std::string kind = r.choice("kind", {"spine_leaf", "ring", "fat_tree", "explicit", "hpcc"});
   models::Topology t;
   try {
+    if (kind == "hpcc") {  // the HPCC simulator's topology.txt, relative to the scenario
+      const std::string rel = r.required<std::string>("file");
+      if (rel.empty()) return {};
+      const std::filesystem::path f =
+          std::filesystem::path(rel).is_absolute()
+              ? std::filesystem::path(rel)
+              : std::filesystem::path(scenario_file).parent_path() / rel;
+      t = read_hpcc_topology(f.string());
+    }
     if (kind == "spine_leaf") t = read_spine_leaf(r);
     if (kind == "ring") t = read_ring(r);
     if (kind == "fat_tree") t = read_fat_tree(r);
@@ -134,7 +145,7 @@ ScenarioConfig load_scenario(const std::string& path, const std::vector<std::str
   s.file = path;
   s.text = read_text(path);
   read_scenario_section(root.table("scenario"), s);
-  s.topology = read_topology(root.table("topology"));
+  s.topology = read_topology(root.table("topology"), path);
   if (s.topology.nodes.empty()) {  // nothing else can be resolved
     if (diag.empty()) root.table("topology").error_here("topology: no nodes");
     diag.raise_if_any();

@@ -10,6 +10,7 @@
 
 #include "app/config/error.h"
 #include "app/run/runner.h"
+#include "app/scenario/topology_file.h"
 
 namespace xoff::app {
 namespace {
@@ -186,6 +187,63 @@ class = 3
   // 10^7 + the sum of i % 7: 1428 whole cycles of 21, then 0 + 1 + 2 + 3.
   EXPECT_EQ(total, 10'000'000 + 1428 * 21 + 6);
   EXPECT_EQ(delivered, total);
+}
+
+TEST_F(FlowFileTest, HpccTopologyAndFlowTxtRunAsTheEquivalentSpineLeaf) {
+  // HPCC's formats for h0 - leaf - spine - leaf - h1 (node ids: hosts 0, 1;
+  // leaves 2, 3; spine 4), every link 100G and 1 us, one 100 KB flow at 0 s.
+  write("topology.txt",
+        "5 3 4\n"
+        "2 3 4\n"
+        "0 2 100Gbps 0.001ms 0\n"
+        "1 3 100Gbps 0.001ms 0\n"
+        "2 4 100Gbps 0.001ms 0\n"
+        "3 4 100Gbps 0.001ms 0\n");
+  write("flow.txt", "1\n0 1 3 100 100000 0\n");
+  const std::string scen = write("s.toml", R"([scenario]
+name = "hpcc_import"
+duration = "200us"
+[topology]
+kind = "hpcc"
+file = "topology.txt"
+[[traffic.file]]
+path = "flow.txt"
+)");
+  RunArgs a;
+  a.scenario = scen;
+  a.no_output = true;
+  a.quiet = true;
+  a.print_summary = false;
+  const RunOutcome o = run_scenario(a);
+  ASSERT_EQ(o.exit_code, 0);
+  ASSERT_EQ(o.data.flows.size(), 1u);
+  ASSERT_TRUE(o.data.flows[0].finished());
+  // The same path as CliTest.GoodScenarioRunsAndWritesResults: 100 segments
+  // of 1062 B at 100G (8.496 us), store and forward at 3 switches (0.25488
+  // us), 4 links of 1 us; the last ACK back in 4.02112 us: 16.772 us.
+  EXPECT_NEAR((o.data.flows[0].finish - o.data.flows[0].start).to_us(), 16.772, 1e-6);
+  const auto t = read_hpcc_topology((dir_ / "topology.txt").string());
+  ASSERT_EQ(t.nodes.size(), 5u);
+  EXPECT_EQ(t.nodes[0].name, "h0");
+  EXPECT_EQ(t.nodes[2].name, "sw2");
+  EXPECT_EQ(t.nodes[2].tier, 1);  // next to a host
+  EXPECT_EQ(t.nodes[4].name, "sw4");
+  EXPECT_EQ(t.nodes[4].tier, 2);  // the spine
+  // Refusals, positioned.
+  auto refused = [&](const std::string& text, const std::string& want) {
+    write("bad.txt", text);
+    try {
+      (void)read_hpcc_topology((dir_ / "bad.txt").string());
+      ADD_FAILURE() << "accepted: " << text;
+    } catch (const config::ScenarioError& e) {
+      EXPECT_NE(std::string(e.what()).find(want), std::string::npos) << e.what();
+    }
+  };
+  refused("3 1 2\n2\n0 2 100Gbps 1us 0\n", "bad.txt:3:18: error: the file ends where");
+  refused("3 1 1\n2\n0 2 100Gbps 1us 0.01\n", "bad.txt:3:17: error: error rate 0.01");
+  refused("3 1 1\n2\n0 2 100G 1us 0\n", "bad.txt:3:5: error: link rate");
+  refused("3 1 1\n5\n", "bad.txt:2:1: error: expected a switch id");
+  refused("3 1 1\n2\n0 2 100Gbps 1us 0\n1 2 100Gbps 1us 0\n", "more links than the 1");
 }
 
 }  // namespace
