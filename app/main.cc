@@ -27,6 +27,9 @@ void add_run(CLI::App& cli, RunArgs& a) {
                   "Stop after this many events; the results are kept, marked partial (exit 3)");
   run->add_option("--max-wall", a.max_wall,
                   "Stop after this many wall-clock seconds; results kept, marked partial (exit 3)");
+  run->add_option("--pcap", a.pcap_dir,
+                  "Write pcap files of transmitted frames to DIR ([[monitor.pcap]] ports, or "
+                  "every host's NIC port)");
   run->add_option("--log-level", a.log_level, "trace|debug|info|warn|error|off")
       ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "off"}));
 }

@@ -9,6 +9,7 @@ PKGS=(
   clang-format git
   python3 python3-h5py python3-matplotlib python3-numpy
   parallel slurm-wlm munge  # sweeps: GNU parallel and a single-node Slurm in the tests
+  tshark  # the pcap tests decode xoff's captures with it
 )
 missing=()
 for p in "${PKGS[@]}"; do

@@ -10,6 +10,7 @@
 
 #include "analysis/results/h5_writer.h"
 #include "app/config/error.h"
+#include "app/run/pcap.h"
 #include "app/run/progress.h"
 #include "app/run/summary.h"
 #include "app/run/world.h"
@@ -116,6 +117,24 @@ RunOutcome run_scenario(const RunArgs& a) {
     return out;
   }
   World& w = *world;
+  // Packet capture: [[monitor.pcap]] ports, or every host with --pcap alone.
+  std::unique_ptr<PcapWriter> pcap;
+  if (!cfg.monitor.pcap.empty() || !a.pcap_dir.empty()) {
+    const std::string base = a.output.empty() ? default_output(a.scenario) : a.output;
+    const std::filesystem::path dir =
+        !a.pcap_dir.empty() ? std::filesystem::path(a.pcap_dir)
+                            : std::filesystem::path(base).parent_path() /
+                                  (std::filesystem::path(base).stem().string() + "_pcap");
+    try {
+      pcap = std::make_unique<PcapWriter>(
+          w.net(), cfg.monitor.pcap.empty() ? PcapWriter::every_host(w.net()) : cfg.monitor.pcap,
+          dir);
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "xoff: error: packet capture: %s\n", e.what());
+      out.exit_code = 1;
+      return out;
+    }
+  }
   w.sim().set_profiling(a.stats);
   w.start();
   Progress progress(!a.quiet, cfg.duration);
@@ -159,6 +178,13 @@ RunOutcome run_scenario(const RunArgs& a) {
     }
   }
   if (a.print_summary) print_summary(stdout, w, out);
+  if (pcap) {
+    const uint64_t frames = pcap->close();
+    if (a.print_summary) {
+      std::printf("Pcap         %llu frames in %zu files under %s\n",
+                  static_cast<unsigned long long>(frames), pcap->files(), pcap->dir().c_str());
+    }
+  }
   if (end != World::End::kComplete) {
     std::fprintf(stderr,
                  "xoff: %s at %s of %s simulated (%llu events): the results%s are partial, "

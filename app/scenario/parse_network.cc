@@ -163,6 +163,28 @@ void read_monitor(std::optional<TableReader> r, Names& names, MonitorConfig& out
     }
     out.probes.push_back(pc);
   }
+  for (TableReader p : r->array_of_tables("pcap")) {
+    PcapTarget t;
+    const auto n = names.node(p, "node");
+    t.port = static_cast<int>(p.optional<int64_t>("port", -1, {.min = -1, .max = 65535}));
+    t.max_packets = static_cast<uint64_t>(
+        p.optional<int64_t>("max_packets", 100'000, {.min = 1, .max = 100'000'000}));
+    t.start = sim::Time::zero() + p.optional<sim::Duration>("start", sim::Duration::zero(),
+                                                            {.min = sim::Duration::zero()});
+    if (p.has("stop")) {
+      t.stop =
+          sim::Time::zero() + p.required<sim::Duration>("stop", {.min = sim::Duration::zero()});
+      if (t.stop <= t.start) p.error_at("stop", "must be after start");
+    }
+    if (!n) continue;
+    t.node = *n;
+    if (t.port >= names.topology().num_ports(*n)) {
+      p.error_at("port", "\"" + names.topology().nodes[*n].name + "\" has ports 0.." +
+                             std::to_string(names.topology().num_ports(*n) - 1));
+      continue;
+    }
+    out.pcap.push_back(t);
+  }
 }
 
 }  // namespace xoff::app

@@ -60,7 +60,17 @@ struct ProbeConfig {
   uint8_t tc = 0;
 };
 
+// [[monitor.pcap]]: the frames a node's port(s) transmit, to a pcap file.
+struct PcapTarget {
+  uint32_t node = 0;
+  int port = -1;                   // -1: every port of the node
+  uint64_t max_packets = 100'000;  // per file: a run never fills the disk by accident
+  sim::Time start;                 // capture window [start, stop)
+  sim::Time stop = sim::Time::max();
+};
+
 struct MonitorConfig {
+  std::vector<PcapTarget> pcap;
   sim::Duration sample_interval = sim::Duration::us(10);
   std::vector<ProbeConfig> probes;
   bool deadlock = true;

@@ -153,6 +153,8 @@ void EgressPort::start_tx(Packet& p, bool control) {
     last_dequeue_[p.tc] = sim_.now();
     owner_.on_dequeue(index_, p);
   }
+  if (tap_ != nullptr) [[unlikely]]
+    tap_->on_transmit(*this, p, sim_.now());
   sim_.schedule_in(sim::tx_time(p.size, rate_), *this, kTxDone);
 }
 

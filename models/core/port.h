@@ -28,6 +28,7 @@ namespace xoff::models {
 
 class Network;
 class Node;
+class EgressPort;
 
 struct SchedulerConfig {
   std::array<bool, kNumClasses> strict{};                            // strict-priority classes
@@ -45,6 +46,14 @@ struct PortCounters {
   std::array<int64_t, kNumClasses> ecn_marked{};
   std::array<sim::Duration, kNumClasses> paused_time{};
   int64_t control_packets = 0;
+};
+
+// Told of every frame a port starts to transmit (a packet capture, app/run/pcap.h).
+// Reads only; must not change the packet or schedule events.
+class PacketTap {
+ public:
+  virtual ~PacketTap() = default;
+  virtual void on_transmit(const EgressPort& port, const Packet& p, sim::Time start) = 0;
 };
 
 class EgressPort final : public sim::EventHandler {
@@ -92,6 +101,8 @@ class EgressPort final : public sim::EventHandler {
   // Network::note_paused, cleared by the watcher when it drops the port.
   bool pause_watched() const { return pause_watched_; }
   void set_pause_watched(bool w) { pause_watched_ = w; }
+  // A capture of what this port transmits, or null (off).
+  void set_tap(PacketTap* t) { tap_ = t; }
   // Closes open pause intervals into paused_time (call at the end of a run).
   void finalize_counters();
 
@@ -166,6 +177,7 @@ class EgressPort final : public sim::EventHandler {
   bool busy_ = false;
   bool up_ = true;
   bool pause_watched_ = false;
+  PacketTap* tap_ = nullptr;
   Ring<InFlight> flight_;  // propagating towards the peer, in arrival order
   PortCounters counters_;
 };
