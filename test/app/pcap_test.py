@@ -150,5 +150,12 @@ check(len(tcp) == tcp_class and len(tcp) > 0,
       f"h1: {len(tcp)} TCP segments decoded, class-1 tx_packets says {tcp_class}")
 check(all(t.split("\t")[0] in ("1", "True") for t in tcp), "h1: every TCP segment has ACK set")
 
+# Capturing only reads: the run is the same simulation with or without it.
+plain = os.path.join(WORK, "plain.h5")
+subprocess.run([XOFF, "run", os.path.join(SRC, "scenarios", "demo.toml"), "-q", "-o", plain,
+                "--set", "scenario.duration=1ms"], check=True, stdout=subprocess.DEVNULL)
+check(h5py.File(plain, "r")["meta"].attrs["fingerprint"] == f["meta"].attrs["fingerprint"],
+      "demo: same fingerprint with and without captures")
+
 print(f"{len(failures)} failed")
 sys.exit(1 if failures else 0)
