@@ -82,6 +82,7 @@ int main(int argc, char** argv) {
   SweepArgs sweep;
   CollectArgs collect;
   CompareArgs compare;
+  ExportArgs exp;
   add_run(cli, run);
   add_sweep(cli, sweep);
   add_collect(cli, collect);
@@ -90,6 +91,11 @@ int main(int argc, char** argv) {
   cmp->add_option("before", compare.before, "Results file A (.h5)")->required();
   cmp->add_option("after", compare.after, "Results file B (.h5)")->required();
   cmp->add_flag("--all", compare.all, "Also list the metrics that are equal");
+  auto* ex = cli.add_subcommand(
+      "export", "A run's results in another simulator's text formats (hpcc: fct.txt, pfc.txt)");
+  ex->add_option("format", exp.format, "hpcc")->required()->check(CLI::IsMember({"hpcc"}));
+  ex->add_option("results", exp.input, "Results file (.h5)")->required();
+  ex->add_option("-o,--output", exp.output, "Directory for the text files")->required();
   auto* chk = cli.add_subcommand("check", "Validate scenario files without running them");
   chk->add_option("scenarios", check.scenarios, "Scenario files")->required();
   chk->add_option("--set", check.overrides, "Override a scenario value: key=value");
@@ -144,6 +150,7 @@ int main(int argc, char** argv) {
   if (cli.got_subcommand("sweep")) return cmd_sweep(sweep);
   if (cli.got_subcommand("collect")) return cmd_collect(collect);
   if (cli.got_subcommand("compare")) return cmd_compare(compare);
+  if (cli.got_subcommand("export")) return cmd_export(exp);
   if (cli.got_subcommand("check")) return cmd_check(check);
   if (cli.got_subcommand("headroom")) return cmd_headroom(headroom);
   return cmd_list(list);

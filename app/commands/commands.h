@@ -80,7 +80,14 @@ struct CompareRow {
 };
 std::vector<CompareRow> compare_runs(const analysis::RunData& a, const analysis::RunData& b);
 
+struct ExportArgs {
+  std::string format = "hpcc";
+  std::string input;   // RUN.h5
+  std::string output;  // directory
+};
+
 int cmd_run(const RunArgs& a);
+int cmd_export(const ExportArgs& a);
 int cmd_compare(const CompareArgs& a);
 int cmd_check(const CheckArgs& a);
 int cmd_headroom(const HeadroomArgs& a);

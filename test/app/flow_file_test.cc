@@ -5,9 +5,11 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 
+#include "analysis/results/h5_reader.h"
 #include "app/config/error.h"
 #include "app/run/runner.h"
 #include "app/scenario/topology_file.h"
@@ -244,6 +246,68 @@ path = "flow.txt"
   refused("3 1 1\n2\n0 2 100G 1us 0\n", "bad.txt:3:5: error: link rate");
   refused("3 1 1\n5\n", "bad.txt:2:1: error: expected a switch id");
   refused("3 1 1\n2\n0 2 100Gbps 1us 0\n1 2 100Gbps 1us 0\n", "more links than the 1");
+}
+
+TEST_F(FlowFileTest, HpccTextOutputsMatchTheResultsTables) {
+  RunArgs a;
+  a.scenario = std::string(XOFF_SOURCE_DIR) + "/scenarios/pfc_storm.toml";
+  a.output = (dir_ / "storm.h5").string();
+  a.quiet = true;
+  a.print_summary = false;
+  ASSERT_EQ(run_scenario(a).exit_code, 0);
+  ExportArgs e;
+  e.input = a.output;
+  e.output = (dir_ / "hpcc").string();
+  ASSERT_EQ(cmd_export(e), 0);
+  const auto d = analysis::read_results(a.output);
+  // fct.txt: one line per finished flow, in /flows order.
+  std::ifstream fct(dir_ / "hpcc" / "fct.txt");
+  std::vector<const models::FlowRecord*> done;
+  for (const auto& f : d.flows) {
+    if (f.finished()) done.push_back(&f);
+  }
+  size_t n = 0;
+  for (std::string line; std::getline(fct, line); ++n) {
+    ASSERT_LT(n, done.size());
+    unsigned sip = 0, dip = 0, sport = 0, dport = 0;
+    long long size = 0, start = 0, t = 0, ideal = 0;
+    ASSERT_EQ(std::sscanf(line.c_str(), "%x %x %u %u %lld %lld %lld %lld", &sip, &dip, &sport,
+                          &dport, &size, &start, &t, &ideal),
+              8)
+        << line;
+    const auto& f = *done[n];
+    // HPCC's numbering: 0x0b000001 + (id / 256) << 16 + (id % 256) << 8.
+    EXPECT_EQ(sip, 0x0b000001u + (f.src_host % 256) * 256);
+    EXPECT_EQ(dip, 0x0b000001u + (f.dst_host % 256) * 256);
+    EXPECT_EQ(size, f.size_bytes);
+    EXPECT_EQ(start, f.start.count_ps() / 1000);
+    EXPECT_EQ(t, (f.finish - f.start).count_ps() / 1000);
+    EXPECT_EQ(ideal, f.ideal_fct.count_ps() / 1000);
+  }
+  EXPECT_EQ(n, done.size());
+  EXPECT_EQ(n, 3u);  // the three victims finish; to_h0 does not (scenarios/README)
+  // pfc.txt: one line per PFC frame received, pause (1) or resume (0).
+  size_t received = 0;
+  size_t pauses = 0;
+  for (const auto& ev : d.pfc_events) {
+    received += ev.sent ? 0 : 1;
+    pauses += !ev.sent && ev.quanta > 0 ? 1 : 0;
+  }
+  std::ifstream pfc(dir_ / "hpcc" / "pfc.txt");
+  size_t lines = 0;
+  size_t one = 0;
+  for (std::string line; std::getline(pfc, line); ++lines) {
+    long long t = 0;
+    unsigned node = 0, type = 0, ifindex = 0, kind = 0;
+    ASSERT_EQ(std::sscanf(line.c_str(), "%lld %u %u %u %u", &t, &node, &type, &ifindex, &kind), 5);
+    EXPECT_GE(ifindex, 1u);  // ns-3 devices count from 1
+    one += kind;
+  }
+  EXPECT_EQ(lines, received);
+  EXPECT_EQ(one, pauses);
+  EXPECT_GT(lines, 0u);
+  e.input = (dir_ / "missing.h5").string();
+  EXPECT_EQ(cmd_export(e), 2);
 }
 
 }  // namespace
