@@ -83,6 +83,7 @@ int main(int argc, char** argv) {
   CollectArgs collect;
   CompareArgs compare;
   ExportArgs exp;
+  ImportArgs imp;
   add_run(cli, run);
   add_sweep(cli, sweep);
   add_collect(cli, collect);
@@ -96,6 +97,12 @@ int main(int argc, char** argv) {
   ex->add_option("format", exp.format, "hpcc")->required()->check(CLI::IsMember({"hpcc"}));
   ex->add_option("results", exp.input, "Results file (.h5)")->required();
   ex->add_option("-o,--output", exp.output, "Directory for the text files")->required();
+  auto* im = cli.add_subcommand(
+      "import", "Another simulator's run configuration as a scenario (hpcc: mix/config.txt)");
+  im->add_option("format", imp.format, "hpcc")->required()->check(CLI::IsMember({"hpcc"}));
+  im->add_option("config", imp.input, "Its configuration file")->required();
+  im->add_option("-o,--output", imp.output,
+                 "Scenario file to write (default out/hpcc_import.toml)");
   auto* chk = cli.add_subcommand("check", "Validate scenario files without running them");
   chk->add_option("scenarios", check.scenarios, "Scenario files")->required();
   chk->add_option("--set", check.overrides, "Override a scenario value: key=value");
@@ -151,6 +158,7 @@ int main(int argc, char** argv) {
   if (cli.got_subcommand("collect")) return cmd_collect(collect);
   if (cli.got_subcommand("compare")) return cmd_compare(compare);
   if (cli.got_subcommand("export")) return cmd_export(exp);
+  if (cli.got_subcommand("import")) return cmd_import(imp);
   if (cli.got_subcommand("check")) return cmd_check(check);
   if (cli.got_subcommand("headroom")) return cmd_headroom(headroom);
   return cmd_list(list);

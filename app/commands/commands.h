@@ -88,6 +88,13 @@ struct ExportArgs {
 
 int cmd_run(const RunArgs& a);
 int cmd_export(const ExportArgs& a);
+
+struct ImportArgs {
+  std::string format = "hpcc";
+  std::string input;   // the other simulator's config file
+  std::string output;  // scenario to write ("" = out/hpcc_import.toml)
+};
+int cmd_import(const ImportArgs& a);
 int cmd_compare(const CompareArgs& a);
 int cmd_check(const CheckArgs& a);
 int cmd_headroom(const HeadroomArgs& a);

@@ -10,8 +10,10 @@
 #include <fstream>
 
 #include "analysis/results/h5_reader.h"
+#include "app/commands/commands.h"
 #include "app/config/error.h"
 #include "app/run/runner.h"
+#include "app/scenario/scenario.h"
 #include "app/scenario/topology_file.h"
 
 namespace xoff::app {
@@ -308,6 +310,63 @@ TEST_F(FlowFileTest, HpccTextOutputsMatchTheResultsTables) {
   EXPECT_GT(lines, 0u);
   e.input = (dir_ / "missing.h5").string();
   EXPECT_EQ(cmd_export(e), 2);
+}
+
+TEST_F(FlowFileTest, ImportOfAnHpccConfigCarriesItsSettingsAndListsTheRest) {
+  // HPCC's mix/ layout: a 25G-host spine-leaf, two flows at 2 s, DCQCN.
+  write("topology.txt",
+        "5 3 4\n2 3 4\n"
+        "0 2 25Gbps 0.001ms 0\n1 3 25Gbps 0.001ms 0\n"
+        "2 4 100Gbps 0.001ms 0\n3 4 100Gbps 0.001ms 0\n");
+  write("flow.txt", "2\n0 1 3 100 200000 2.0\n1 0 3 100 100000 2.00001\n");
+  const std::string dir = dir_.string();
+  const std::string config =
+      write("config.txt", "ENABLE_QCN 1\nPACKET_PAYLOAD_SIZE 1000\nTOPOLOGY_FILE " + dir +
+                              "/topology.txt\nFLOW_FILE " + dir +
+                              "/flow.txt\nSIMULATOR_STOP_TIME 2.01\nCC_MODE 1\n"
+                              "ALPHA_RESUME_INTERVAL 55\nRATE_DECREASE_INTERVAL 4\nRP_TIMER 300\n"
+                              "EWMA_GAIN 0.00390625\nFAST_RECOVERY_TIMES 1\nRATE_AI 5Mb/s\n"
+                              "RATE_HAI 50Mb/s\nMIN_RATE 100Mb/s\nL2_ACK_INTERVAL 1\nHAS_WIN 0\n"
+                              "KMAX_MAP 2 25000000000 400 100000000000 1600\n"
+                              "KMIN_MAP 2 25000000000 100 100000000000 400\n"
+                              "PMAX_MAP 2 25000000000 0.2 100000000000 0.2\nBUFFER_SIZE 32\n");
+  ImportArgs im;
+  im.input = config;
+  im.output = (dir_ / "conv" / "scen.toml").string();
+  ASSERT_EQ(cmd_import(im), 0);
+  const ScenarioConfig s = load_scenario(im.output, {});
+  EXPECT_EQ(s.topology.nodes.size(), 5u);
+  EXPECT_EQ(s.duration.count_ps(), 2'010'000'000'000);  // 2.01 s
+  EXPECT_EQ(s.switch_config.mmu.total.count(), 32'000'000);
+  // The maps' entry for the hosts' 25 Gb/s: KMIN 100 KB, KMAX 400 KB.
+  EXPECT_EQ(s.switch_config.ecn.tc[3].kmin.count(), 100'000);
+  EXPECT_EQ(s.switch_config.ecn.tc[3].kmax.count(), 400'000);
+  EXPECT_DOUBLE_EQ(s.switch_config.ecn.tc[3].pmax, 0.2);
+  EXPECT_EQ(s.roce.mtu.count(), 1000);
+  EXPECT_DOUBLE_EQ(s.roce.dcqcn.g, 0.00390625);
+  EXPECT_EQ(s.roce.dcqcn.rate_timer, 300_us);
+  EXPECT_EQ(s.roce.dcqcn.alpha_period, 55_us);
+  EXPECT_EQ(s.roce.dcqcn.fast_recovery_stages, 1);
+  EXPECT_EQ(s.roce.dcqcn.rate_ai.count(), 5'000'000);
+  EXPECT_EQ(s.roce.dcqcn.min_cut_interval, 4_us);
+  ASSERT_EQ(s.traffic.flows.size(), 2u);
+  EXPECT_EQ(s.traffic.flows[1].spec.start.count_ps(), 2'000'010'000'000);
+  // What has no counterpart is listed in the file.
+  std::ifstream in(im.output);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_NE(text.find("HAS_WIN (line 16): no counterpart"), std::string::npos) << text;
+  EXPECT_NE(text.find("per link rate"), std::string::npos);
+  // ... and it runs: both flows finish.
+  RunArgs a;
+  a.scenario = im.output;
+  a.no_output = true;
+  a.quiet = true;
+  a.print_summary = false;
+  const RunOutcome o = run_scenario(a);
+  ASSERT_EQ(o.exit_code, 0);
+  EXPECT_TRUE(o.traffic_finished);
+  im.input = (dir_ / "none.txt").string();
+  EXPECT_EQ(cmd_import(im), 2);
 }
 
 }  // namespace
