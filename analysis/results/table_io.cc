@@ -11,13 +11,6 @@
 namespace xoff::analysis {
 namespace {
 
-std::string csv_field(const std::string& s) {
-  if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
-  std::string o = "\"";
-  for (char c : s) o += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return o + "\"";
-}
-
 std::string number(double v) {
   if (std::isnan(v)) return "";
   char b[32];
@@ -46,6 +39,13 @@ void rename_into_place(const std::string& tmp, const std::string& path) {
 }
 
 }  // namespace
+
+std::string csv_field(const std::string& s) {
+  if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
+  std::string o = "\"";
+  for (char c : s) o += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return o + "\"";
+}
 
 void write_table_csv(const std::vector<TableColumn>& table, const std::string& path) {
   const size_t n = rows(table);

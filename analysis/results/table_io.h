@@ -22,6 +22,9 @@ struct TableColumn {
 
 inline constexpr const char* kTableFormat = "xoff-table";
 
+// One CSV field, quoted (RFC 4180) when it holds a comma, quote or newline.
+std::string csv_field(const std::string& s);
+
 void write_table_csv(const std::vector<TableColumn>& table, const std::string& path);
 void write_table_h5(const std::vector<TableColumn>& table, const std::string& path);
 

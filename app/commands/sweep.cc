@@ -5,6 +5,7 @@
 // (--emit). --resume runs, or emits, only the points without results.
 #include <cstdio>
 #include <filesystem>
+#include <optional>
 #include <set>
 #include <stdexcept>
 
@@ -116,15 +117,21 @@ int dispatch(const Plan& plan, const fs::path& dir, const std::vector<size_t>& t
   return 0;
 }
 
-int resume(const SweepArgs& a) {
-  const fs::path dir = fs::absolute(a.resume);
-  Plan plan;
+// The plan in `dir`, or nullopt after printing why it cannot be read.
+std::optional<Plan> load_plan(const fs::path& dir) {
   try {
-    plan = sweep::read_plan(dir);
+    return sweep::read_plan(dir);
   } catch (const config::ScenarioError& e) {
     std::fprintf(stderr, "%s\n", e.what());
-    return 2;
+    return std::nullopt;
   }
+}
+
+int resume(const SweepArgs& a) {
+  const fs::path dir = fs::absolute(a.resume);
+  const std::optional<Plan> loaded = load_plan(dir);
+  if (!loaded) return 2;
+  const Plan& plan = *loaded;
   std::vector<size_t> todo;
   for (const auto& p : plan.points) {
     if (!sweep::is_complete(dir, p)) todo.push_back(p.index);
@@ -216,13 +223,9 @@ int cmd_sweep(const SweepArgs& a) {
 
 int cmd_collect(const CollectArgs& a) {
   const fs::path dir = fs::absolute(a.dir);
-  Plan plan;
-  try {
-    plan = sweep::read_plan(dir);
-  } catch (const config::ScenarioError& e) {
-    std::fprintf(stderr, "%s\n", e.what());
-    return 2;
-  }
+  const std::optional<Plan> loaded = load_plan(dir);
+  if (!loaded) return 2;
+  const Plan& plan = *loaded;
   const std::string ext = fs::path(a.output).extension().string();
   if (!a.output.empty() && ext != ".csv" && ext != ".h5") {
     std::fprintf(stderr, "xoff collect: -o %s: expected a .csv or .h5 file name\n",

@@ -8,18 +8,14 @@
 
 #include "analysis/results/h5_reader.h"
 #include "analysis/results/results_error.h"
+#include "analysis/results/table_io.h"
 #include "app/config/error.h"
 
 namespace xoff::app::sweep {
 namespace fs = std::filesystem;
 namespace {
 
-std::string csv_field(const std::string& s) {
-  if (s.find_first_of(",\"\n") == std::string::npos) return s;
-  std::string o = "\"";
-  for (char c : s) o += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return o + "\"";
-}
+using analysis::csv_field;
 
 // Writes `text` to path under a temporary name, then renames it into place.
 void write_file(const fs::path& path, const std::string& text) {

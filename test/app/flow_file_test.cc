@@ -21,6 +21,16 @@ namespace {
 namespace fs = std::filesystem;
 using namespace sim::literals;
 
+// Runs a scenario in-process, no output file, no terminal output.
+RunOutcome run_quiet(const std::string& scenario) {
+  RunArgs a;
+  a.scenario = scenario;
+  a.no_output = true;
+  a.quiet = true;
+  a.print_summary = false;
+  return run_scenario(a);
+}
+
 models::Topology four_hosts() {
   models::SpineLeafConfig c;
   c.leaves = 2;
@@ -173,12 +183,7 @@ host_rate = "100Gbps"
 path = "flows.csv"
 class = 3
 )");
-  RunArgs a;
-  a.scenario = scen;
-  a.no_output = true;
-  a.quiet = true;
-  a.print_summary = false;
-  const RunOutcome o = run_scenario(a);
+  const RunOutcome o = run_quiet(scen);
   ASSERT_EQ(o.exit_code, 0);
   ASSERT_EQ(o.data.flows.size(), 10'000u);
   int64_t delivered = 0;
@@ -213,12 +218,7 @@ file = "topology.txt"
 [[traffic.file]]
 path = "flow.txt"
 )");
-  RunArgs a;
-  a.scenario = scen;
-  a.no_output = true;
-  a.quiet = true;
-  a.print_summary = false;
-  const RunOutcome o = run_scenario(a);
+  const RunOutcome o = run_quiet(scen);
   ASSERT_EQ(o.exit_code, 0);
   ASSERT_EQ(o.data.flows.size(), 1u);
   ASSERT_TRUE(o.data.flows[0].finished());
@@ -357,12 +357,7 @@ TEST_F(FlowFileTest, ImportOfAnHpccConfigCarriesItsSettingsAndListsTheRest) {
   EXPECT_NE(text.find("HAS_WIN (line 16): no counterpart"), std::string::npos) << text;
   EXPECT_NE(text.find("per link rate"), std::string::npos);
   // ... and it runs: both flows finish.
-  RunArgs a;
-  a.scenario = im.output;
-  a.no_output = true;
-  a.quiet = true;
-  a.print_summary = false;
-  const RunOutcome o = run_scenario(a);
+  const RunOutcome o = run_quiet(im.output);
   ASSERT_EQ(o.exit_code, 0);
   EXPECT_TRUE(o.traffic_finished);
   im.input = (dir_ / "none.txt").string();
