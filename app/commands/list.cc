@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include "app/commands/commands.h"
+#include "app/scenario/data_dirs.h"
 
 namespace xoff::app {
 
@@ -13,7 +14,16 @@ int cmd_list(const ListArgs& a) {
   namespace fs = std::filesystem;
   std::error_code ec;
   std::vector<fs::path> files;
-  for (const auto& e : fs::directory_iterator(a.directory, ec)) {
+  fs::path dir = a.directory;
+  // The default "scenarios" not here: the bundled ones (installed or source).
+  if (a.directory == "scenarios" && !fs::is_directory(dir, ec)) {
+    const auto bundled = bundled_scenario_dirs();
+    if (!bundled.empty()) {
+      dir = bundled.front();
+      std::printf("(bundled scenarios in %s)\n", dir.c_str());
+    }
+  }
+  for (const auto& e : fs::directory_iterator(dir, ec)) {
     if (e.path().extension() == ".toml") files.push_back(e.path());
   }
   if (ec) {

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "app/scenario/data_dirs.h"
 #include "app/scenario/flow_file.h"
 #include "app/scenario/parse.h"
 
@@ -129,9 +130,17 @@ void read_host_sets(TableReader& r, std::string_view key, Names& names, std::vec
 std::shared_ptr<const models::FlowSizeCdf> load_cdf(TableReader& f, const std::string& name,
                                                     const std::string& scenario_file) {
   const fs::path dir = fs::path(scenario_file).parent_path();
-  fs::path p = name.find('/') == std::string::npos && name.find('.') == std::string::npos
-                   ? dir / "cdf" / (name + ".txt")
-                   : dir / name;
+  const bool bundled = name.find('/') == std::string::npos && name.find('.') == std::string::npos;
+  fs::path p = bundled ? dir / "cdf" / (name + ".txt") : dir / name;
+  // A bundled name not found beside the scenario: the bundled CDFs.
+  if (bundled && !fs::exists(p)) {
+    for (const fs::path& d : bundled_scenario_dirs()) {
+      if (fs::exists(d / "cdf" / (name + ".txt"))) {
+        p = d / "cdf" / (name + ".txt");
+        break;
+      }
+    }
+  }
   std::ifstream in(p);
   if (!in) {
     f.error_at("cdf",
