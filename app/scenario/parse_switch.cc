@@ -19,9 +19,14 @@ uint8_t class_mask(TableReader& r, std::string_view key, uint8_t fallback) {
 void read_buffer(std::optional<TableReader> r, models::MmuConfig& m, bool pfc_enabled,
                  bool& allow_small_headroom) {
   uint8_t lossless = 1 << 3;
+  // Buffer sizes up to 1 TiB (far beyond any switch): larger ones would
+  // overflow the pool arithmetic (ports x headroom) and say nothing real.
+  const config::Bounds<sim::Bytes> size_range{.min = sim::Bytes(0),
+                                              .max = sim::Bytes(int64_t{1} << 40)};
   if (r) {
     allow_small_headroom = r->optional<bool>("allow_small_headroom", false);
-    m.total = r->optional<sim::Bytes>("size", m.total, {.min = sim::Bytes(1)});
+    m.total = r->optional<sim::Bytes>("size", m.total,
+                                      {.min = sim::Bytes(1), .max = sim::Bytes(int64_t{1} << 40)});
     lossless = class_mask(*r, "lossless", lossless);
     m.headroom_oversubscription =
         r->optional<double>("headroom_oversubscription", 0.0, {.min = 0.0, .max = 64.0});
@@ -30,14 +35,12 @@ void read_buffer(std::optional<TableReader> r, models::MmuConfig& m, bool pfc_en
   models::EgressQueueConfig eg;
   if (r) {
     pg.alpha = r->optional<double>("alpha", pg.alpha, {.min = 0.0, .max = 64.0});
-    pg.reserved = r->optional<sim::Bytes>("reserved", pg.reserved, {.min = sim::Bytes(0)});
-    pg.static_limit =
-        r->optional<sim::Bytes>("static_limit", pg.static_limit, {.min = sim::Bytes(0)});
-    pg.headroom = r->optional<sim::Bytes>("headroom", pg.headroom, {.min = sim::Bytes(0)});
-    pg.xon_offset = r->optional<sim::Bytes>("xon_offset", pg.xon_offset, {.min = sim::Bytes(0)});
+    pg.reserved = r->optional<sim::Bytes>("reserved", pg.reserved, size_range);
+    pg.static_limit = r->optional<sim::Bytes>("static_limit", pg.static_limit, size_range);
+    pg.headroom = r->optional<sim::Bytes>("headroom", pg.headroom, size_range);
+    pg.xon_offset = r->optional<sim::Bytes>("xon_offset", pg.xon_offset, size_range);
     eg.alpha = r->optional<double>("egress_alpha", eg.alpha, {.min = 0.0, .max = 64.0});
-    eg.static_limit =
-        r->optional<sim::Bytes>("egress_static_limit", eg.static_limit, {.min = sim::Bytes(0)});
+    eg.static_limit = r->optional<sim::Bytes>("egress_static_limit", eg.static_limit, size_range);
     if (eg.alpha == 0 && eg.static_limit.count() == 0) {
       r->error_at("egress_static_limit", r->path_of("egress_alpha") +
                                              " = 0 selects a static limit: set " +

@@ -29,7 +29,10 @@ std::optional<uint32_t> Names::host_name(config::TableReader& r, std::string_vie
 
 std::optional<uint32_t> Names::host(config::TableReader& r, std::string_view key) {
   const std::string name = r.required<std::string>(key);
-  if (name.empty()) return std::nullopt;
+  if (name.empty()) {  // missing (already reported) or written as ""
+    if (r.has(key)) r.error_at(key, "must name a host, got \"\"");
+    return std::nullopt;
+  }
   return host_name(r, key, name);
 }
 
@@ -45,7 +48,10 @@ std::optional<uint32_t> Names::node_name(config::TableReader& r, std::string_vie
 
 std::optional<uint32_t> Names::node(config::TableReader& r, std::string_view key) {
   const std::string name = r.required<std::string>(key);
-  if (name.empty()) return std::nullopt;
+  if (name.empty()) {  // missing (already reported) or written as ""
+    if (r.has(key)) r.error_at(key, "must name a node, got \"\"");
+    return std::nullopt;
+  }
   return node_name(r, key, name);
 }
 

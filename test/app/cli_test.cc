@@ -128,6 +128,22 @@ TEST_F(CliTest, UnknownHostAndMissingFileAreBadInput) {
   EXPECT_NE(err.find("cannot open scenario file"), std::string::npos) << err;
 }
 
+TEST_F(CliTest, EmptyNamesAndHugeBuffersAreRefusedNotAborted) {
+  // Found by the mutation test: an empty host name silently meant h0 and then
+  // broke an invariant; a headroom of 2^63 - 1 B overflowed the pool check.
+  ::testing::internal::CaptureStderr();
+  EXPECT_EQ(cmd_run(args(write("e.toml", replace(kGood, "dst = \"h1\"", "dst = \"\"")))), 2);
+  EXPECT_EQ(cmd_run(args(write(
+                "b.toml", std::string(kGood) + "[buffer]\nheadroom = \"9223372036854775807B\"\n"))),
+            2);
+  const std::string err = ::testing::internal::GetCapturedStderr();
+  EXPECT_NE(err.find("e.toml:12:7: error: traffic.flow[0].dst: must name a host"),
+            std::string::npos)
+      << err;
+  EXPECT_NE(err.find("buffer.headroom"), std::string::npos) << err;
+  EXPECT_FALSE(fs::exists(dir_ / "out.h5"));
+}
+
 TEST_F(CliTest, GeneratorInputTheModelsWouldRefuseIsRefusedWithAPosition) {
   const std::string f =
       write("c.toml", std::string(kGood) +
