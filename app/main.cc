@@ -109,7 +109,11 @@ int main(int argc, char** argv) {
   auto* hr = cli.add_subcommand("headroom", "PFC headroom a lossless priority group needs");
   hr->add_option("--rate", headroom.rate, "Link rate")->capture_default_str();
   hr->add_option("--cable", headroom.cable, "Cable length")->capture_default_str();
-  hr->add_option("--mtu", headroom.mtu, "Largest frame")->capture_default_str();
+  // The largest frame on the wire, headers included (not nic.mtu, which is RoCE payload);
+  // --mtu is the old name, still accepted.
+  hr->add_option("--frame,--mtu", headroom.mtu,
+                 "Largest frame on the wire, headers included (nic.mtu + 62 B for RoCE)")
+      ->capture_default_str();
   hr->add_option("--response-delay", headroom.response_delay, "Sender's PFC reaction time")
       ->capture_default_str();
   auto* ls = cli.add_subcommand("list", "List the bundled scenarios");
