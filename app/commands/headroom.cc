@@ -19,6 +19,21 @@ int cmd_headroom(const HeadroomArgs& a) {
     std::fprintf(stderr, "xoff headroom: error: %s\n", e.what());
     return 2;
   }
+  // The same ceilings as scenario values: nothing physical is larger, and
+  // larger values would wrap the arithmetic (a 2^63 B frame printed 25 KB).
+  const char* bad =
+      in.rate.count() <= 0 || in.rate.count() > 100'000'000'000'000
+          ? "--rate must be above 0 and at most 100Tbps"
+      : in.mtu.count() < 64 || in.mtu.count() > 1'000'000 ? "--frame must be between 64B and 1MB"
+      : in.cable_length_mm < 0 || in.cable_length_mm > 100'000'000'000
+          ? "--cable must be between 0 and 100000km"
+      : in.response_delay.count_ps() < 0 || in.response_delay.count_ps() > 1'000'000'000'000
+          ? "--response-delay must be between 0 and 1s"
+          : nullptr;
+  if (bad != nullptr) {
+    std::fprintf(stderr, "xoff headroom: error: %s\n", bad);
+    return 2;
+  }
   try {
     const models::HeadroomResult r = models::pfc_headroom(in);
     std::printf("%s", models::describe(in, r).c_str());

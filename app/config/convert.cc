@@ -77,16 +77,29 @@ Problem convert(const toml::node& node, std::string& out) {
   return "expected a string, got " + describe(node);
 }
 
+// Ceilings for every value of a unit, far above anything physical and far
+// below int64: sums of times and products of sizes stay exact (a 2^63 ps
+// link delay used to wrap into "event scheduled in the past").
+constexpr int64_t kMaxDurationPs = 1'000'000'000'000'000'000;  // 10^6 s
+constexpr int64_t kMaxBytes = int64_t{1} << 50;                // 1 PiB
+constexpr int64_t kMaxRateBps = 100'000'000'000'000;           // 100 Tbps
+
 Problem convert(const toml::node& node, sim::Duration& out) {
-  return convert_unit(node, out, sim::parse_duration);
+  Problem p = convert_unit(node, out, sim::parse_duration);
+  if (!p && out.count_ps() > kMaxDurationPs) return "must be at most 10^6 s, got " + describe(node);
+  return p;
 }
 
 Problem convert(const toml::node& node, sim::Bytes& out) {
-  return convert_unit(node, out, sim::parse_bytes);
+  Problem p = convert_unit(node, out, sim::parse_bytes);
+  if (!p && out.count() > kMaxBytes) return "must be at most 1 PiB, got " + describe(node);
+  return p;
 }
 
 Problem convert(const toml::node& node, sim::BitsPerSecond& out) {
-  return convert_unit(node, out, sim::parse_rate);
+  Problem p = convert_unit(node, out, sim::parse_rate);
+  if (!p && out.count() > kMaxRateBps) return "must be at most 100 Tbps, got " + describe(node);
+  return p;
 }
 
 Problem convert(const toml::node& node, LengthMm& out) {

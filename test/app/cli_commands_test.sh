@@ -29,4 +29,22 @@ check unknown 2 "the commands are" -- "$X" frobnicate
 check bad_seed 2 "seed" -- "$X" run x.toml --seed abc
 check bad_level 2 "shout" -- "$X" run x.toml --log-level shout
 check bad_option 2 "\-\-nope" -- "$X" run x.toml --nope
+# Values at the int64 edges are refused with the key, not wrapped.
+T=$(mktemp -d)
+cat >"$T/s.toml" <<EOC
+[scenario]
+name = "edge"
+duration = "100us"
+[topology]
+kind = "spine_leaf"
+leaves = 2
+spines = 1
+hosts_per_leaf = 1
+host_rate = "100Gbps"
+EOC
+check huge_delay 2 "host_delay: must be at most 10^6 s" -- "$X" check "$T/s.toml" --set topology.host_delay=9223372036854775807ps
+check huge_rate 2 "host_rate: must be at most 100 Tbps" -- "$X" check "$T/s.toml" --set topology.host_rate=1000Tbps
+check headroom_frame 2 "\-\-frame must be between" -- "$X" headroom --frame 9223372036854775807B
+check headroom_ok 0 "153100 B" -- "$X" headroom --rate 400Gbps --cable 200m --frame 1518B
+rm -rf "$T"
 [ "$fails" -eq 0 ] || exit 1
