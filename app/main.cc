@@ -1,6 +1,7 @@
 // The `xoff` command: parses arguments and hands each subcommand to its function.
 #include <CLI/CLI.hpp>
 #include <cstdio>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -67,7 +68,7 @@ void add_collect(CLI::App& cli, CollectArgs& a) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+int xoff_main(int argc, char** argv) {
   CLI::App cli{
       "xoff: packet-level simulator of lossless Ethernet fabrics (RoCEv2, PFC, ECN/DCQCN, TCP)"};
   cli.set_version_flag("--version", std::string("xoff ") + XOFF_VERSION);
@@ -166,4 +167,17 @@ int main(int argc, char** argv) {
   if (cli.got_subcommand("check")) return cmd_check(check);
   if (cli.got_subcommand("headroom")) return cmd_headroom(headroom);
   return cmd_list(list);
+}
+
+// Out of memory is a resource failure (exit 1 with a message), not the broken
+// invariant that exit 134 (abort) means.
+int main(int argc, char** argv) {
+  try {
+    return xoff_main(argc, argv);
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr,
+                 "xoff: error: out of memory (the scenario needs more than this machine has: "
+                 "fewer hosts, flows or samples, or a shorter duration)\n");
+    return 1;
+  }
 }

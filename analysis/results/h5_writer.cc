@@ -1,8 +1,11 @@
 #include "analysis/results/h5_writer.h"
 
+#include <signal.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <unordered_set>
 
@@ -79,7 +82,26 @@ void H5Recorder::write(const RunMetadata& meta, const std::string& path) {
   write_results(data_, path);
 }
 
+// Temporary files of `path` left by writers that were killed (their process
+// no longer exists) are removed; a live writer's file is left alone.
+static void remove_stale_temporaries(const std::string& path) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::path p(path);
+  const fs::path dir = p.parent_path().empty() ? fs::path(".") : p.parent_path();
+  const std::string prefix = p.filename().string() + ".tmp.";
+  for (const auto& e : fs::directory_iterator(dir, ec)) {
+    const std::string name = e.path().filename().string();
+    if (name.rfind(prefix, 0) != 0) continue;
+    const long pid = std::strtol(name.c_str() + prefix.size(), nullptr, 10);
+    if (pid > 0 && kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH) {
+      fs::remove(e.path(), ec);
+    }
+  }
+}
+
 void write_results(const RunData& run, const std::string& path) {
+  remove_stale_temporaries(path);
   const std::string tmp = temporary_path(path, run.meta.fingerprint);
   const h5::QuietErrors quiet;
   std::error_code ignored;

@@ -102,6 +102,16 @@ RunOutcome run_scenario(const RunArgs& a) {
     out.exit_code = 2;
     return out;
   }
+  if (!a.no_output && !a.output.empty()) {
+    std::error_code ec;
+    const auto out_path = std::filesystem::weakly_canonical(a.output, ec);
+    if (!ec && out_path == std::filesystem::weakly_canonical(a.scenario, ec)) {
+      std::fprintf(stderr, "%s: error: -o names the scenario file itself; give another -o\n",
+                   a.scenario.c_str());
+      out.exit_code = 2;
+      return out;
+    }
+  }
   sim::set_log_level(spdlog::level::from_str(a.log_level));
   // From here SIGINT/SIGTERM stop the run (at once if it has not started) and
   // the results so far are written, marked interrupted.

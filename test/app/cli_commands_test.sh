@@ -46,5 +46,30 @@ check huge_delay 2 "host_delay: must be at most 10^6 s" -- "$X" check "$T/s.toml
 check huge_rate 2 "host_rate: must be at most 100 Tbps" -- "$X" check "$T/s.toml" --set topology.host_rate=1000Tbps
 check headroom_frame 2 "\-\-frame must be between" -- "$X" headroom --frame 9223372036854775807B
 check headroom_ok 0 "153100 B" -- "$X" headroom --rate 400Gbps --cable 200m --frame 1518B
+# Files that are not scenarios, and keys nested 10^5 deep, are refused.
+mkfifo "$T/fifo.toml"
+check fifo 2 "not a regular file" -- "$X" check "$T/fifo.toml"
+check dev_zero 2 "not a regular file" -- "$X" check /dev/zero
+python3 -c "print('a' + '.a' * 100000 + ' = 1')" >"$T/deep.toml"
+check deep_keys 2 "deep.toml:1:130: error: key nested deeper than 64 levels" -- "$X" check "$T/deep.toml"
+python3 -c "print('[' + '.'.join(['t'] * 100000) + ']')" >"$T/deep2.toml"
+check deep_tables 2 "key nested deeper than 64 levels" -- "$X" check "$T/deep2.toml"
+# -o naming the scenario itself is refused and the scenario left as it was.
+cp "$T/s.toml" "$T/keep.toml"
+check o_is_scenario 2 "names the scenario file itself" -- "$X" run "$T/s.toml" -q -o "$T/s.toml"
+cmp -s "$T/s.toml" "$T/keep.toml" || { echo "FAIL o_is_scenario: the scenario was changed"; fails=$((fails + 1)); }
+# A temporary left by a killed writer (its process gone) is cleaned up.
+cat >>"$T/s.toml" <<EOC
+[[traffic.flow]]
+src = "h0"
+dst = "h1"
+size = "10KB"
+EOC
+touch "$T/r.h5.tmp.2147483646.00000000000000ff"
+check stale_temp 0 "Results" -- "$X" run "$T/s.toml" -o "$T/r.h5"
+[ ! -e "$T/r.h5.tmp.2147483646.00000000000000ff" ] || { echo "FAIL stale_temp: left behind"; fails=$((fails + 1)); }
+# A very long duration: the run still stops soon after its traffic is done
+# (completion is checked at least every simulated ms), not after 10^3 s of sampling.
+check long_duration 0 "Flows        1 of 1 finished" -- "$X" run "$T/s.toml" --no-output --set scenario.duration=1000s --max-events 1000000
 rm -rf "$T"
 [ "$fails" -eq 0 ] || exit 1
