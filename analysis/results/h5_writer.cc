@@ -6,8 +6,10 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <unordered_set>
+#include <vector>
 
 #include "analysis/results/h5_io.h"
 #include "analysis/results/h5_write_tables.h"
@@ -26,11 +28,16 @@ h5::Handle file_creation_plist() {
   return p;
 }
 
+// The file is built in memory (HDF5's core driver, no backing store) and
+// written out by us: a full disk or a file-size limit is then a failed
+// fwrite we report and clean up, never an HDF5 file left half-open, whose
+// flush at exit crashed the process.
 void write_file(const RunData& run, const std::string& tmp) {
   const h5::Handle fcpl = file_creation_plist();
-  h5::Handle file(
-      h5::check_id(H5Fcreate(tmp.c_str(), H5F_ACC_TRUNC, fcpl, H5P_DEFAULT), "create " + tmp),
-      H5Fclose);
+  h5::Handle fapl(h5::check_id(H5Pcreate(H5P_FILE_ACCESS), "create file access list"), H5Pclose);
+  h5::check_status(H5Pset_fapl_core(fapl, size_t{1} << 20, 0), "use the in-memory driver");
+  h5::Handle file(h5::check_id(H5Fcreate(tmp.c_str(), H5F_ACC_TRUNC, fcpl, fapl), "create " + tmp),
+                  H5Fclose);
   detail::write_meta(file, run.meta);
   detail::write_flows(file, run.flows);
   detail::write_collectives(file, run.collectives);
@@ -41,7 +48,22 @@ void write_file(const RunData& run, const std::string& tmp) {
   if (!run.topology_nodes.empty() || !run.topology_links.empty()) {
     detail::write_topology(file, run.topology_nodes, run.topology_links);
   }
+  h5::check_status(H5Fflush(file, H5F_SCOPE_GLOBAL), "flush " + tmp);
+  const ssize_t size = H5Fget_file_image(file, nullptr, 0);
+  if (size < 0) throw ResultsError("", "read back the in-memory file");
+  std::vector<char> image(static_cast<size_t>(size));
+  if (H5Fget_file_image(file, image.data(), image.size()) != size) {
+    throw ResultsError("", "read back the in-memory file");
+  }
   h5::check_status(file.close(), "close " + tmp);
+  std::FILE* f = std::fopen(tmp.c_str(), "wb");
+  if (f == nullptr) throw ResultsError("", "create " + tmp + ": " + std::strerror(errno));
+  const bool written = std::fwrite(image.data(), 1, image.size(), f) == image.size();
+  const int err = errno;
+  const bool closed = std::fclose(f) == 0;
+  if (!written || !closed) {
+    throw ResultsError("", "write " + tmp + ": " + std::strerror(written ? errno : err));
+  }
 }
 
 }  // namespace

@@ -39,6 +39,11 @@ bool read_links(TableReader& r, Config& c) {
   return c.host_rate.count() != 0 && c.fabric_rate.count() != 0;
 }
 
+// The largest fabric a scenario may describe (a 64-ary fat-tree has 65,536
+// hosts): beyond these, building and routing alone take minutes and GBs.
+constexpr int64_t kMaxHosts = 262'144;
+constexpr int64_t kMaxLinks = 1 << 22;
+
 models::Topology read_spine_leaf(TableReader& r) {
   models::SpineLeafConfig c;
   c.leaves = static_cast<int>(r.required<int64_t>("leaves", {.min = 1, .max = 4096}));
@@ -46,6 +51,16 @@ models::Topology read_spine_leaf(TableReader& r) {
   c.hosts_per_leaf =
       static_cast<int>(r.required<int64_t>("hosts_per_leaf", {.min = 1, .max = 4096}));
   if (!read_links(r, c)) return {};  // already reported
+  // Each dimension is bounded; their products must be too, or a 4096^3
+  // fabric is built (and routed) for minutes before anything says no.
+  const int64_t hosts = int64_t{c.leaves} * c.hosts_per_leaf;
+  const int64_t uplinks = int64_t{c.leaves} * c.spines;
+  if (hosts > kMaxHosts || uplinks > kMaxLinks) {
+    r.error_here("topology: spine_leaf of " + std::to_string(hosts) + " hosts and " +
+                 std::to_string(uplinks) + " leaf-spine links: at most " +
+                 std::to_string(kMaxHosts) + " hosts and " + std::to_string(kMaxLinks) + " links");
+    return {};
+  }
   return models::spine_leaf(c);
 }
 
@@ -55,6 +70,11 @@ models::Topology read_ring(TableReader& r) {
   c.hosts_per_switch =
       static_cast<int>(r.optional<int64_t>("hosts_per_switch", 1, {.min = 0, .max = 4096}));
   if (!read_links(r, c)) return {};  // already reported
+  if (int64_t{c.switches} * c.hosts_per_switch > kMaxHosts) {
+    r.error_here("topology: ring of " + std::to_string(int64_t{c.switches} * c.hosts_per_switch) +
+                 " hosts: at most " + std::to_string(kMaxHosts));
+    return {};
+  }
   return models::ring(c);
 }
 

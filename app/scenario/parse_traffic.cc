@@ -141,6 +141,12 @@ std::shared_ptr<const models::FlowSizeCdf> load_cdf(TableReader& f, const std::s
       }
     }
   }
+  std::error_code ec;
+  if (fs::exists(p, ec) && (!fs::is_regular_file(p, ec) || fs::file_size(p, ec) > (1u << 24))) {
+    f.error_at("cdf", "flow-size CDF \"" + p.string() +
+                          "\" is not a regular file of at most 16 MiB (a FIFO, a device?)");
+    return nullptr;
+  }
   std::ifstream in(p);
   if (!in) {
     f.error_at("cdf",

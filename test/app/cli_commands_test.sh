@@ -71,5 +71,18 @@ check stale_temp 0 "Results" -- "$X" run "$T/s.toml" -o "$T/r.h5"
 # A very long duration: the run still stops soon after its traffic is done
 # (completion is checked at least every simulated ms), not after 10^3 s of sampling.
 check long_duration 0 "Flows        1 of 1 finished" -- "$X" run "$T/s.toml" --no-output --set scenario.duration=1000s --max-events 1000000
+# A fabric whose dimensions multiply out beyond the limit is refused at once.
+check huge_fabric 2 "at most 262144 hosts" -- "$X" check "$T/s.toml" --set topology.leaves=4096 --set topology.hosts_per_leaf=4096 --set topology.spines=4096
+cp "$T/s.toml" "$T/cdf.toml"
+printf '[[traffic.poisson]]\nload = 0.3\ncdf = "/dev/zero"\n' >>"$T/cdf.toml"
+check cdf_device 2 "is not a regular file" -- "$X" check "$T/cdf.toml"
+# A full disk (here a file-size limit): a clear error, exit 1, no file left.
+rc=$(sh -c "ulimit -f 50; trap '' XFSZ; '$X' run '$T/s.toml' -q -o '$T/big.h5' --set scenario.duration=1ms >/dev/null 2>'$T/big.err'; echo \$?")
+if [ "$rc" -eq 1 ] && grep -q "cannot write results" "$T/big.err" && ! ls "$T"/big.h5* >/dev/null 2>&1; then
+  echo "ok   disk_full"
+else
+  echo "FAIL disk_full: exit $rc, $(cat "$T/big.err"), files: $(ls "$T")"
+  fails=$((fails + 1))
+fi
 rm -rf "$T"
 [ "$fails" -eq 0 ] || exit 1
