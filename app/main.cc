@@ -85,6 +85,7 @@ int xoff_main(int argc, char** argv) {
   CompareArgs compare;
   ExportArgs exp;
   ImportArgs imp;
+  CountersArgs counters;
   add_run(cli, run);
   add_sweep(cli, sweep);
   add_collect(cli, collect);
@@ -98,6 +99,12 @@ int xoff_main(int argc, char** argv) {
   ex->add_option("format", exp.format, "hpcc")->required()->check(CLI::IsMember({"hpcc"}));
   ex->add_option("results", exp.input, "Results file (.h5)")->required();
   ex->add_option("-o,--output", exp.output, "Directory for the text files")->required();
+  auto* ct = cli.add_subcommand(
+      "counters", "A run's port counters as NICs and switches name them (pause, ECN, watermarks)");
+  ct->add_option("results", counters.input, "Results file (.h5)")->required();
+  ct->add_option("--node", counters.node, "Only this node");
+  ct->add_option("--port", counters.port, "Only this port");
+  ct->add_flag("--all", counters.all, "Print zero counters too");
   auto* im = cli.add_subcommand(
       "import", "Another simulator's run configuration as a scenario (hpcc: mix/config.txt)");
   im->add_option("format", imp.format, "hpcc")->required()->check(CLI::IsMember({"hpcc"}));
@@ -164,6 +171,7 @@ int xoff_main(int argc, char** argv) {
   if (cli.got_subcommand("compare")) return cmd_compare(compare);
   if (cli.got_subcommand("export")) return cmd_export(exp);
   if (cli.got_subcommand("import")) return cmd_import(imp);
+  if (cli.got_subcommand("counters")) return cmd_counters(counters);
   if (cli.got_subcommand("check")) return cmd_check(check);
   if (cli.got_subcommand("headroom")) return cmd_headroom(headroom);
   return cmd_list(list);

@@ -95,6 +95,14 @@ struct ImportArgs {
   std::string output;  // scenario to write ("" = out/hpcc_import.toml)
 };
 int cmd_import(const ImportArgs& a);
+
+struct CountersArgs {
+  std::string input;  // RUN.h5
+  std::string node;   // "" = every node
+  int port = -1;      // -1 = every port
+  bool all = false;   // zeros too
+};
+int cmd_counters(const CountersArgs& a);
 int cmd_compare(const CompareArgs& a);
 int cmd_check(const CheckArgs& a);
 int cmd_headroom(const HeadroomArgs& a);

@@ -364,5 +364,38 @@ TEST_F(FlowFileTest, ImportOfAnHpccConfigCarriesItsSettingsAndListsTheRest) {
   EXPECT_EQ(cmd_import(im), 2);
 }
 
+TEST_F(FlowFileTest, CountersPrintTheResultsTablesUnderOperatorNames) {
+  RunArgs a;
+  a.scenario = std::string(XOFF_SOURCE_DIR) + "/scenarios/pfc_storm.toml";
+  a.output = (dir_ / "storm.h5").string();
+  a.quiet = true;
+  a.print_summary = false;
+  ASSERT_EQ(run_scenario(a).exit_code, 0);
+  const auto d = analysis::read_results(a.output);
+  CountersArgs c;
+  c.input = a.output;
+  c.node = "leaf0";
+  c.port = 0;
+  ::testing::internal::CaptureStdout();
+  ASSERT_EQ(cmd_counters(c), 0);
+  const std::string out = ::testing::internal::GetCapturedStdout();
+  for (const auto& q : d.queues) {
+    if (q.node != "leaf0" || q.port != 0 || q.traffic_class != 3) continue;
+    auto line = [](const std::string& name, long long v) {
+      char b[96];
+      std::snprintf(b, sizeof b, "  %-34s %lld\n", name.c_str(), v);
+      return std::string(b);
+    };
+    EXPECT_NE(out.find(line("tx_prio3_packets", q.tx_packets)), std::string::npos) << out;
+    EXPECT_NE(out.find(line("rx_prio3_pause", q.pause_received)), std::string::npos) << out;
+    EXPECT_NE(out.find(line("watermark_prio3_bytes", q.peak_bytes)), std::string::npos) << out;
+    EXPECT_NE(out.find(line("discards_prio3", q.dropped_packets)), std::string::npos) << out;
+    EXPECT_GT(q.pause_received, 0);  // h0's storm reaches leaf0
+  }
+  EXPECT_NE(out.find("leaf0 discards (watchdog)"), std::string::npos) << out;
+  c.node = "nosuch";
+  EXPECT_EQ(cmd_counters(c), 2);
+}
+
 }  // namespace
 }  // namespace xoff::app
