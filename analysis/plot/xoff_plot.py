@@ -9,6 +9,8 @@ Writes, when the file has the data for them:
                       received in /events/pfc (else sent ones), else paused/* series
   throughput.png      tx_gbps/* series over time
   fct_cdf.png         flow completion time CDF per protocol, log x
+  fct_slowdown_by_size.png  slowdown p50 / p99 per flow-size bucket and protocol
+  flow_throughput.png per-flow average throughput, flows in start order
   topology.png        /topology, hosts at the bottom and tiers upward, with a
                       recorded deadlock cycle drawn in red
 and prints the path of each file written. Exit status: 0 done, 1 missing
@@ -25,6 +27,7 @@ try:
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    import matplotlib.ticker
     from matplotlib.patches import FancyArrowPatch
 
     sys.dont_write_bytecode = True  # no __pycache__ in the source tree
@@ -39,7 +42,7 @@ MAX_LINES = 12  # series per line plot; the largest are kept
 MAX_ROWS = 40   # rows in the pause timeline
 
 
-def line_plot(f, outdir, prefix, scale, ylabel, what, filename, rank):
+def line_plot(f, outdir, prefix, scale, ylabel, what, filename, rank, decorate=None):
     found = series(f, prefix)
     if not found:
         return None
@@ -53,13 +56,69 @@ def line_plot(f, outdir, prefix, scale, ylabel, what, filename, rank):
     ax.set_xlabel("time (µs)")
     ax.set_ylabel(ylabel)
     ax.grid(True, alpha=0.3)
+    if decorate is not None:
+        decorate(ax)
     ax.legend(fontsize=8, loc="best")
     return save(fig, outdir, filename)
 
 
+def mark_events(ax, f):
+    """Vertical lines at the instants that explain a picture: deadlocks formed
+    and detected, watchdog storms and restorations."""
+    seen = set()
+
+    def line(t_ps, color, style, label):
+        ax.axvline(t_ps / 1e6, color=color, linestyle=style, linewidth=1,
+                   label=None if label in seen else label)
+        seen.add(label)
+
+    deadlock = table(f, "events/deadlock")
+    if deadlock is not None:
+        for t in deadlock["formed_ps"]:
+            line(t, "red", "--", "deadlock formed")
+        for t in deadlock["detected_ps"]:
+            line(t, "red", ":", "deadlock detected")
+    wd = table(f, "events/watchdog")
+    if wd is not None:
+        for t, state in zip(wd["time_ps"], wd["state"]):
+            line(t, "purple", "--" if state == "stormed" else ":", f"watchdog: {state}")
+    if seen:
+        ax.legend(fontsize=8, loc="best")
+
+
+SIZE_UNITS = {"B": 1, "KB": 1e3, "MB": 1e6, "GB": 1e9, "KiB": 1024, "MiB": 1024**2,
+              "GiB": 1024**3}
+
+
+def scenario_bytes(text):
+    """'200KB' -> 200000.0, or None."""
+    m = re.match(r"^\s*([0-9.]+)\s*([A-Za-z]+)\s*$", str(text))
+    return float(m.group(1)) * SIZE_UNITS[m.group(2)] if m and m.group(2) in SIZE_UNITS else None
+
+
+def ecn_thresholds(f):
+    """(kmin, kmax) bytes from the scenario as run, when ECN is on."""
+    try:
+        import tomllib
+        doc = tomllib.loads(f["meta"].attrs["scenario_text"].split("\n# --set")[0])
+    except Exception:  # noqa: BLE001 - a picture without thresholds is still a picture
+        return None
+    ecn = doc.get("ecn", {})
+    if not ecn or not ecn.get("enabled", True):
+        return None
+    lo, hi = scenario_bytes(ecn.get("kmin", "5KB")), scenario_bytes(ecn.get("kmax", "200KB"))
+    return (lo, hi) if lo is not None and hi is not None else None
+
+
 def plot_queue_depth(f, outdir):
+    def decorate(ax):
+        k = ecn_thresholds(f)
+        if k:
+            ax.axhline(k[0] / 1e3, color="green", linestyle=":", linewidth=1, label="ECN Kmin")
+            ax.axhline(k[1] / 1e3, color="green", linestyle="--", linewidth=1, label="ECN Kmax")
+        mark_events(ax, f)
     return line_plot(f, outdir, "queue_bytes", 1e-3, "queue depth (KB)",
-                     "Queue depth", "queue_depth.png", np.max)
+                     "Queue depth", "queue_depth.png", np.max, decorate)
 
 
 def plot_throughput(f, outdir):
@@ -73,14 +132,18 @@ def pause_intervals_from_pfc(f, end_us, sent):
     pfc = table(f, "events/pfc")
     if pfc is None:
         return {}
-    rows = {}
+    rows, quantum = {}, {}
+    rates = port_rates(f)
     order = np.argsort(pfc["time_ps"], kind="stable")
     for i in order:
         if bool(pfc["sent"][i]) != sent:
             continue
-        key = f"{pfc['node'][i]} p{pfc['port'][i]} tc{pfc['traffic_class'][i]}"
+        node, port = pfc["node"][i], int(pfc["port"][i])
+        key = f"{node} p{port} tc{pfc['traffic_class'][i]}"
         rows.setdefault(key, []).append((pfc["time_ps"][i] / 1e6, int(pfc["quanta"][i])))
-    return {key: runs(frames, end_us) for key, frames in rows.items()}
+        rate = rates.get((node, port))
+        quantum[key] = 512.0 / rate * 1e6 if rate else None  # one quantum: 512 bit times
+    return {key: runs(frames, end_us, quantum.get(key)) for key, frames in rows.items()}
 
 
 def natural(text):
@@ -88,18 +151,39 @@ def natural(text):
     return [int(p) if p.isdigit() else p for p in re.split(r"(\d+)", text)]
 
 
-def runs(frames, end_us):
-    """Intervals between the first XOFF while running and the next XON."""
-    out, since = [], None
+def runs(frames, end_us, quantum_us=None):
+    """Paused intervals from (time_us, quanta) frames: from an XOFF until the
+    next XON, or until the pause runs out (quanta x 512 bit times, when the
+    port's rate is known: quantum_us) if no XOFF refreshes it first."""
+    out, since, until = [], None, None
     for t, quanta in frames:
-        if quanta > 0 and since is None:
-            since = t
-        elif quanta == 0 and since is not None:
+        if since is not None and until is not None and t > until:
+            out.append((since, until - since))  # expired before this frame
+            since, until = None, None
+        if quanta > 0:
+            if since is None:
+                since = t
+            until = t + quanta * quantum_us if quantum_us else None
+        elif since is not None:
             out.append((since, t - since))
-            since = None
+            since, until = None, None
     if since is not None:
-        out.append((since, max(end_us - since, 0)))
+        stop = min(end_us, until) if until is not None else end_us
+        out.append((since, max(stop - since, 0)))
     return out
+
+
+def port_rates(f):
+    """{(node, port): rate_bps} from /topology/links."""
+    links = table(f, "topology/links")
+    rates = {}
+    if links is None:
+        return rates
+    for a, b, pa, pb, r in zip(links["a"], links["b"], links["a_port"], links["b_port"],
+                               links["rate_bps"]):
+        rates[(a, int(pa))] = float(r)
+        rates[(b, int(pb))] = float(r)
+    return rates
 
 
 def pause_intervals_from_series(f, end_us):
@@ -130,11 +214,7 @@ def plot_pause_timeline(f, outdir):
     ax.set_yticks(range(len(keys)))
     ax.set_yticklabels(keys, fontsize=8)
     ax.invert_yaxis()  # first queue on top
-    deadlock = table(f, "events/deadlock")
-    if deadlock is not None:
-        for t in deadlock["formed_ps"]:
-            ax.axvline(t / 1e6, color="red", linestyle="--", label="deadlock formed")
-        ax.legend(fontsize=8, loc="lower right")
+    mark_events(ax, f)
     ax.set_title(f"PFC pause timeline — {scenario(f)}")
     ax.set_xlabel("time (µs)")
     ax.set_ylabel(ylabel)
@@ -166,6 +246,7 @@ def plot_fct_cdf(f, outdir):
         ax.step(x, y, where="post",
                 label=f"{protocol}: {len(x)} flows, p50 {p50:.1f} µs, p99 {p99:.1f} µs")
     ax.set_xscale("log")
+    ax.xaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda x, _: f"{x:g}"))
     ax.set_ylim(0, 1.02)
     ax.set_title(f"Flow completion time CDF — {scenario(f)}")
     ax.set_xlabel("flow completion time (µs, log scale)")
@@ -192,6 +273,10 @@ def plot_flow_throughput(f, outdir):
                label=f"{protocol}: mean {gbps[sel].mean():.1f} Gb/s over {sel.sum()} flows")
     ax.set_title(f"Per-flow average throughput — {scenario(f)}")
     ax.set_xlabel("flow (in start order)")
+    ax.xaxis.set_major_locator(matplotlib.ticker.MaxNLocator(integer=True))
+    if len(x) <= 24:  # few flows: name them
+        ax.set_xticks(x, [str(n) for n in flows["name"][order]], rotation=45, ha="right",
+                      fontsize=7)
     ax.set_ylabel("size x 8 / FCT (Gb/s)")
     ax.grid(True, axis="y", alpha=0.3)
     ax.legend(fontsize=8)
@@ -275,8 +360,51 @@ def plot_topology(f, outdir):
     return save(fig, outdir, "topology.png")
 
 
+SIZE_BUCKETS = [(0, 10e3, "< 10 KB"), (10e3, 100e3, "10-100 KB"), (100e3, 1e6, "100 KB-1 MB"),
+                (1e6, 10e6, "1-10 MB"), (10e6, float("inf"), ">= 10 MB")]
+
+
+def plot_slowdown_by_size(f, outdir):
+    """FCT slowdown (FCT / ideal FCT) per flow-size bucket, median and 99th
+    percentile, per protocol: the picture the HPCC simulator's analysis script
+    draws."""
+    flows = finished_flows(f)
+    if flows is None or len(flows["fct_ps"]) == 0:
+        return None
+    ok = np.isfinite(flows["slowdown"]) & (flows["slowdown"] > 0)
+    if not ok.any():
+        return None
+    fig, ax = plt.subplots(figsize=(9, 5))
+    protocols = sorted(set(flows["protocol"][ok]))
+    width = 0.8 / max(1, 2 * len(protocols))
+    labels = [b[2] for b in SIZE_BUCKETS]
+    for k, protocol in enumerate(protocols):
+        sel = ok & (flows["protocol"] == protocol)
+        p50, p99, counts = [], [], []
+        for lo, hi, _ in SIZE_BUCKETS:
+            s_ = flows["slowdown"][sel & (flows["size_bytes"] >= lo) & (flows["size_bytes"] < hi)]
+            counts.append(len(s_))
+            p50.append(np.percentile(s_, 50) if len(s_) else np.nan)
+            p99.append(np.percentile(s_, 99) if len(s_) else np.nan)
+        x = np.arange(len(SIZE_BUCKETS)) + (2 * k - len(protocols) + 0.5) * width
+        ax.bar(x, p50, width, label=f"{protocol} p50")
+        ax.bar(x + width, p99, width, label=f"{protocol} p99", alpha=0.6)
+        for xi, c in zip(x, counts):
+            if c:
+                ax.annotate(f"n={c}", (xi + width / 2, 0), textcoords="offset points",
+                            xytext=(0, 2), ha="center", fontsize=7)
+    ax.set_xticks(np.arange(len(SIZE_BUCKETS)), labels)
+    ax.axhline(1.0, color="gray", linewidth=0.8)
+    ax.set_title(f"FCT slowdown by flow size — {scenario(f)}")
+    ax.set_xlabel("flow size")
+    ax.set_ylabel("slowdown (FCT / ideal FCT)")
+    ax.grid(True, axis="y", alpha=0.3)
+    ax.legend(fontsize=8)
+    return save(fig, outdir, "fct_slowdown_by_size.png")
+
+
 PLOTS = [plot_queue_depth, plot_pause_timeline, plot_throughput, plot_flow_throughput,
-         plot_fct_cdf, plot_topology]
+         plot_fct_cdf, plot_slowdown_by_size, plot_topology]
 
 
 def main(argv=None):
