@@ -113,7 +113,7 @@ void read_routing(std::optional<TableReader> r, Names& names, RoutingConfig& out
 void read_faults(TableReader& root, Names& names, ScenarioConfig& s) {
   for (TableReader f : root.array_of_tables("fault")) {
     const std::string kind =
-        f.choice("kind", {"link_down", "link_up", "pfc_storm", "slow_receiver"});
+        f.choice("kind", {"link_down", "link_up", "link_flap", "pfc_storm", "slow_receiver"});
     if (kind == "slow_receiver") {
       read_slow_receiver(f, names, s);
       continue;
@@ -131,6 +131,31 @@ void read_faults(TableReader& root, Names& names, ScenarioConfig& s) {
           f.optional<sim::Duration>("refresh", st.refresh, {.min = sim::Duration::ns(100)});
       if (h) st.host = *h;
       if (h) s.storms.push_back(st);
+      continue;
+    }
+    if (kind == "link_flap") {  // down for `down`, every `period`, `count` times
+      const auto link = read_link(f, "link", names);
+      const sim::Time start =
+          sim::Time::zero() + f.required<sim::Duration>("start", {.min = sim::Duration::zero()});
+      const sim::Duration period =
+          f.required<sim::Duration>("period", {.min = sim::Duration::ns(10)});
+      const sim::Duration down = f.required<sim::Duration>("down", {.min = sim::Duration::ns(1)});
+      const int64_t count = f.optional<int64_t>("count", 1, {.min = 1, .max = 100'000});
+      if (down >= period) {
+        f.error_at("down", f.path_of("down") + " must be shorter than " + f.path_of("period"));
+        continue;
+      }
+      if (period.count_ps() > 1'000'000'000'000'000'000 / count) {  // count x period <= 10^6 s
+        f.error_at("count",
+                   f.path_of("count") + " x " + f.path_of("period") + " must be at most 10^6 s");
+        continue;
+      }
+      if (!link) continue;
+      for (int64_t k = 0; k < count; ++k) {
+        const sim::Time t = start + period * k;
+        s.link_faults.push_back(LinkFault{*link, false, t});
+        s.link_faults.push_back(LinkFault{*link, true, t + down});
+      }
       continue;
     }
     const auto link = read_link(f, "link", names);

@@ -21,6 +21,17 @@ namespace {
 namespace fs = std::filesystem;
 using namespace sim::literals;
 
+std::string read_text(const std::string& path) {
+  std::ifstream in(path);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+std::string replace_all(std::string s, const std::string& from, const std::string& to) {
+  for (size_t p = s.find(from); p != std::string::npos; p = s.find(from, p + to.size()))
+    s.replace(p, from.size(), to);
+  return s;
+}
+
 // Runs a scenario in-process, no output file, no terminal output.
 RunOutcome run_quiet(const std::string& scenario) {
   RunArgs a;
@@ -395,6 +406,54 @@ TEST_F(FlowFileTest, CountersPrintTheResultsTablesUnderOperatorNames) {
   EXPECT_NE(out.find("leaf0 discards (watchdog)"), std::string::npos) << out;
   c.node = "nosuch";
   EXPECT_EQ(cmd_counters(c), 2);
+}
+
+TEST_F(FlowFileTest, LinkFlapExpandsIntoDownUpPairsAndTheFlowSurvivesIt) {
+  const std::string scen = write("flap.toml", R"([scenario]
+name = "flap"
+duration = "20ms"
+[topology]
+kind = "spine_leaf"
+leaves = 2
+spines = 2
+hosts_per_leaf = 1
+host_rate = "100Gbps"
+[[traffic.flow]]
+src = "h0"
+dst = "h1"
+size = "2MB"
+[[fault]]
+kind = "link_flap"
+link = ["leaf0", "spine0"]
+start = "20us"
+period = "100us"
+down = "30us"
+count = 5
+)");
+  const ScenarioConfig s = load_scenario(scen, {});
+  // Down at 20 + 100 k us, up 30 us later, k = 0..4.
+  ASSERT_EQ(s.link_faults.size(), 10u);
+  for (int k = 0; k < 5; ++k) {
+    EXPECT_FALSE(s.link_faults[2 * k].up);
+    EXPECT_EQ(s.link_faults[2 * k].at, sim::Time::zero() + 20_us + 100_us * k);
+    EXPECT_TRUE(s.link_faults[2 * k + 1].up);
+    EXPECT_EQ(s.link_faults[2 * k + 1].at, sim::Time::zero() + 50_us + 100_us * k);
+  }
+  const RunOutcome o = run_quiet(scen);
+  ASSERT_EQ(o.exit_code, 0);
+  ASSERT_EQ(o.data.flows.size(), 1u);
+  ASSERT_TRUE(o.data.flows[0].finished());
+  int64_t lost = 0;
+  for (const auto& d : o.data.drops) lost += d.reason == "link_down" ? d.packets : 0;
+  EXPECT_GT(lost, 0);
+  // Alone the flow takes 2 MB / 100G = 160 us; the flaps drop its last frames
+  // in flight, which only the RoCE retransmission timeout (4.194304 ms) recovers.
+  EXPECT_GT((o.data.flows[0].finish - o.data.flows[0].start).to_us(), 4194.304);
+  EXPECT_EQ(o.lossless_violations, 0);
+  // down must be shorter than period.
+  const std::string bad =
+      write("bad.toml", replace_all(read_text(scen), "down = \"30us\"", "down = \"100us\""));
+  EXPECT_THROW(load_scenario(bad, {}), config::ScenarioError);
 }
 
 }  // namespace
