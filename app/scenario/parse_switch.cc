@@ -131,6 +131,7 @@ void read_switch(TableReader& root, ScenarioConfig& s) {
         static_cast<uint16_t>(pfc->optional<int64_t>("quanta", 0xFFFF, {.min = 1, .max = 0xFFFF}));
     c.pfc.response_delay = pfc->optional<sim::Duration>("response_delay", sim::Duration::us(1),
                                                         {.min = sim::Duration::zero()});
+    c.pfc.drop_host_pauses = pfc->choice("host_pauses", {"honour", "drop"}, "honour") == "drop";
   } else {
     c.pfc.response_delay = sim::Duration::us(1);
   }

@@ -14,6 +14,7 @@ enum class DropReason : uint8_t {
   kNoRoute,            // no forwarding entry for the destination
   kTtl,                // TTL expired (routing loop)
   kEndpoint,           // discarded by a receiving endpoint (e.g. out-of-order RoCE)
+  kAcl,                // a switch ACL: PFC frames from an untrusted (host-facing) port
   kCount
 };
 
@@ -35,6 +36,8 @@ constexpr std::string_view drop_reason_name(DropReason r) {
       return "ttl";
     case DropReason::kEndpoint:
       return "endpoint";
+    case DropReason::kAcl:
+      return "acl";
     case DropReason::kCount:
       break;
   }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "models/core/host.h"
 #include "sim/check.h"
 #include "sim/log.h"
 
@@ -77,6 +78,11 @@ void Switch::classify(Packet& p) const {
 
 void Switch::receive(Packet& p, PortIndex ingress) {
   if (p.kind == PacketKind::kPause) {
+    if (cfg_.pfc.drop_host_pauses && dynamic_cast<const Host*>(&port(ingress).peer()) != nullptr)
+        [[unlikely]] {
+      drop(p, DropReason::kAcl, nullptr);
+      return;
+    }
     receive_pause(p, ingress);
     return;
   }

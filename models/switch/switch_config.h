@@ -86,6 +86,10 @@ struct MmuConfig {
 struct PfcConfig {
   uint16_t quanta = 0xFFFF;
   sim::Duration response_delay = sim::Duration::zero();
+  // Trust boundary: drop (DropReason::kAcl) the PFC frames hosts send, so a
+  // faulty or malicious NIC cannot pause the fabric (an ACL on host-facing
+  // ports). The cost: hosts lose PFC towards the switch too.
+  bool drop_host_pauses = false;
 };
 
 // WRED-style ECN marking per egress queue on the instantaneous queue length

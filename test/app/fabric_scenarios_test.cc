@@ -39,6 +39,25 @@ TEST(PfcStormScenario, WatchdogContainsTheStormWithinDetectionAndRestorationTime
   EXPECT_EQ(o.lossless_violations, 0);
 }
 
+TEST(PfcStormScenario, AnAclAtTheTrustBoundaryStopsTheStormAtTheFirstHop) {
+  // pfc.host_pauses = "drop": leaf0 drops h0's XOFFs at ingress (10 of them:
+  // every 100 us from 100 us to 1 ms), so nothing is paused anywhere, the
+  // watchdog has nothing to do, and all four flows run at line rate.
+  const RunOutcome o = run("pfc_storm.toml", {"pfc.host_pauses=drop"});
+  ASSERT_EQ(o.exit_code, 0);
+  EXPECT_EQ(testing::drops(o, "acl"), 10);
+  EXPECT_TRUE(o.data.watchdog_events.empty());
+  int64_t paused = 0;
+  for (const auto& q : o.data.queues) paused += q.paused_time.count_ps() > 0 ? 1 : 0;
+  EXPECT_EQ(paused, 0);
+  ASSERT_EQ(o.data.flows.size(), 4u);
+  for (const auto& f : o.data.flows) {
+    EXPECT_TRUE(f.finished()) << f.name;
+    EXPECT_LT(f.slowdown(), 1.01) << f.name;
+  }
+  EXPECT_EQ(o.lossless_violations, 0);
+}
+
 TEST(PfcStormScenario, WithoutTheWatchdogThePauseSpreadsToVictims) {
   const RunOutcome o = run("pfc_storm.toml", {"watchdog.enabled=false"});
   ASSERT_EQ(o.exit_code, 0);
