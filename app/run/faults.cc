@@ -58,9 +58,17 @@ void FaultInjector::start() {
   for (size_t i = 0; i < cfg_.slow_receivers.size(); ++i) {
     net_.sim().schedule_at(cfg_.slow_receivers[i].start, *this, kSlowBase + i);
   }
+  for (size_t i = 0; i < cfg_.pfc_frames.size(); ++i) {
+    net_.sim().schedule_at(cfg_.pfc_frames[i].at, *this, kFrameBase + i);
+  }
 }
 
 void FaultInjector::handle_event(uint64_t tag) {
+  if (tag >= kFrameBase) {
+    const PfcFrame& pf = cfg_.pfc_frames[tag - kFrameBase];
+    hosts_[pf.host]->send_pause(pf.classes, pf.quanta);
+    return;
+  }
   if (tag >= kSlowBase) {
     const SlowReceiver& r = cfg_.slow_receivers[tag - kSlowBase];
     hosts_[r.host]->set_slow_receiver(r.config);

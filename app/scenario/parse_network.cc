@@ -112,10 +112,23 @@ void read_routing(std::optional<TableReader> r, Names& names, RoutingConfig& out
 
 void read_faults(TableReader& root, Names& names, ScenarioConfig& s) {
   for (TableReader f : root.array_of_tables("fault")) {
-    const std::string kind =
-        f.choice("kind", {"link_down", "link_up", "link_flap", "pfc_storm", "slow_receiver"});
+    const std::string kind = f.choice(
+        "kind", {"link_down", "link_up", "link_flap", "pfc_storm", "pfc_frame", "slow_receiver"});
     if (kind == "slow_receiver") {
       read_slow_receiver(f, names, s);
+      continue;
+    }
+    if (kind == "pfc_frame") {  // one PAUSE (or XON) from a host at `at`
+      PfcFrame pf;
+      const auto h = names.host(f, "host");
+      pf.classes = read_classes(f);
+      pf.quanta =
+          static_cast<uint16_t>(f.optional<int64_t>("quanta", 0xFFFF, {.min = 0, .max = 0xFFFF}));
+      pf.at = sim::Time::zero() + f.required<sim::Duration>("at", {.min = sim::Duration::zero()});
+      if (h) {
+        pf.host = *h;
+        s.pfc_frames.push_back(pf);
+      }
       continue;
     }
     if (kind == "pfc_storm") {

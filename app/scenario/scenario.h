@@ -45,6 +45,15 @@ struct PfcStorm {
   sim::Duration refresh = sim::Duration::us(100);
 };
 
+// One PFC frame a host sends at a chosen time (quanta 0 = XON): a fault to
+// probe how a fabric reacts to a single pause, or to end one.
+struct PfcFrame {
+  uint32_t host = 0;
+  uint8_t classes = 0;
+  uint16_t quanta = 0xFFFF;
+  sim::Time at;
+};
+
 // A host that drains its receive buffer below line rate and protects it with
 // PFC from `start` on (models/core/host_rx.h).
 struct SlowReceiver {
@@ -126,6 +135,7 @@ struct ScenarioConfig {
   models::TcpConfig tcp;
   std::vector<LinkFault> link_faults;
   std::vector<PfcStorm> storms;
+  std::vector<PfcFrame> pfc_frames;
   std::vector<SlowReceiver> slow_receivers;
   MonitorConfig monitor;
   TrafficConfig traffic;

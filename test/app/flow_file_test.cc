@@ -456,5 +456,41 @@ count = 5
   EXPECT_THROW(load_scenario(bad, {}), config::ScenarioError);
 }
 
+TEST_F(FlowFileTest, APfcFrameFaultPausesForItsQuantaAndAnXonEndsIt) {
+  const std::string base = R"([scenario]
+name = "pf"
+duration = "1ms"
+[topology]
+kind = "spine_leaf"
+leaves = 2
+spines = 1
+hosts_per_leaf = 1
+host_rate = "100Gbps"
+[[traffic.flow]]
+src = "h1"
+dst = "h0"
+size = "4MB"
+[[fault]]
+kind = "pfc_frame"
+host = "h0"
+at = "10us"
+)";
+  auto paused_us = [&](const std::string& text) {
+    const RunOutcome o = run_quiet(write("pf.toml", text));
+    EXPECT_EQ(o.exit_code, 0);
+    for (const auto& q : o.data.queues) {
+      if (q.node == "leaf0" && q.port == 0 && q.traffic_class == 3) return q.paused_time.to_us();
+    }
+    return -1.0;
+  };
+  // One XOFF of 65535 quanta at 100G: 65535 x 512 bit / 100 Gb/s = 335.5392 us.
+  EXPECT_NEAR(paused_us(base), 335.5392, 1e-6);
+  // An XON at 100 us ends it: both frames apply 1 us (response delay) after
+  // they arrive, so the pause lasts 100 - 10 = 90 us.
+  EXPECT_NEAR(paused_us(base + "[[fault]]\nkind = \"pfc_frame\"\nhost = \"h0\"\nat = \"100us\"\n"
+                               "quanta = 0\n"),
+              90.0, 1e-6);
+}
+
 }  // namespace
 }  // namespace xoff::app
