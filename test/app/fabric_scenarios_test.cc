@@ -39,6 +39,35 @@ TEST(PfcStormScenario, WatchdogContainsTheStormWithinDetectionAndRestorationTime
   EXPECT_EQ(o.lossless_violations, 0);
 }
 
+TEST(MysteryScenario, TheCountersPointAtTheSlowReceiver) {
+  // docs/troubleshooting.md: the paused port is leaf1:p2 (towards h6), the
+  // pauses come from h6 (a host), and the slowest flow is the one into h6.
+  const RunOutcome o = run("mystery.toml");
+  ASSERT_EQ(o.exit_code, 0);
+  int64_t leaf1_rx = 0, h6_tx = 0, others = 0;
+  for (const auto& q : o.data.queues) {
+    if (q.node == "leaf1" && q.port == 2) {
+      leaf1_rx += q.pause_received;
+    } else if (q.node == "h6") {
+      h6_tx += q.pause_sent;
+    } else {
+      others += q.pause_sent + q.pause_received;
+    }
+  }
+  EXPECT_GT(h6_tx, 0);
+  EXPECT_EQ(leaf1_rx, h6_tx);  // every XOFF h6 sent reached leaf1:p2
+  EXPECT_EQ(others, 0);        // and nothing else paused
+  const auto slowest =
+      std::max_element(o.data.flows.begin(), o.data.flows.end(),
+                       [](const auto& a, const auto& b) { return a.slowdown() < b.slowdown(); });
+  ASSERT_NE(slowest, o.data.flows.end());
+  EXPECT_EQ(slowest->dst_host, 6u);
+  EXPECT_GT(slowest->slowdown(), 5.0);
+  // Without the slow receiver every flow runs at its ideal.
+  const RunOutcome fixed = run("mystery.toml", {"fault[0].rate=100Gbps"});
+  for (const auto& f : fixed.data.flows) EXPECT_LT(f.slowdown(), 1.1) << f.name;
+}
+
 TEST(PfcStormScenario, AnAclAtTheTrustBoundaryStopsTheStormAtTheFirstHop) {
   // pfc.host_pauses = "drop": leaf0 drops h0's XOFFs at ingress (10 of them:
   // every 100 us from 100 us to 1 ms), so nothing is paused anywhere, the
