@@ -50,6 +50,15 @@ CollectiveBreakdown collective_breakdown(const models::CollectiveRecord& c) {
   return b;
 }
 
+BusBandwidth bus_bandwidth(const models::CollectiveRecord& c) {
+  BusBandwidth b;
+  const double t = (c.finish - c.start).to_us() * 1e-6;
+  if (t <= 0 || c.ranks == 0) return b;
+  b.algbw_gbs = static_cast<double>(c.size_bytes) / t / 1e9;
+  b.busbw_gbs = b.algbw_gbs * 2.0 * (c.ranks - 1) / c.ranks;
+  return b;
+}
+
 Metrics run_metrics(const RunData& d) {
   Metrics m;
   double finished = 0;
@@ -98,6 +107,11 @@ Metrics run_metrics(const RunData& d) {
   for (const auto& c : d.collectives) {
     if ((c.finish - c.start).to_us() == allreduce) b = collective_breakdown(c);
   }
+  double busbw = kNaN;
+  for (const auto& c : d.collectives) {
+    if ((c.finish - c.start).to_us() == allreduce) busbw = bus_bandwidth(c).busbw_gbs;
+  }
+  m.emplace_back("allreduce_busbw_gbs", busbw);
   m.emplace_back("allreduce_overhead_us", b.valid ? b.overhead_us : kNaN);
   m.emplace_back("allreduce_congestion_us", b.valid ? b.congestion_us : kNaN);
   m.emplace_back("allreduce_wait_us", b.valid ? b.wait_us : kNaN);

@@ -19,6 +19,7 @@ namespace xoff::analysis {
 //   lossless_violations, drops_<reason> for every lossy reason (always present,
 //   0 when none), peak_buffer_bytes (the fullest switch), deadlocks,
 //   allreduce_us (the longest finished collective; NaN without one) and its
+//   allreduce_busbw_gbs (nccl-tests' bus bandwidth, bus_bandwidth below) and
 //   allreduce_{overhead,congestion,wait}_us (collective_breakdown below),
 //   collectives_unfinished, events, sim_time_us.
 using Metrics = std::vector<std::pair<std::string, double>>;
@@ -42,6 +43,15 @@ struct CollectiveBreakdown {
   double total_us = 0, bandwidth_us = 0, overhead_us = 0, congestion_us = 0, wait_us = 0;
 };
 CollectiveBreakdown collective_breakdown(const models::CollectiveRecord& c);
+
+// nccl-tests' figures of an AllReduce (its PERFORMANCE.md): algbw = S / t and
+// busbw = algbw x 2 (n - 1) / n, in GB/s (10^9 B/s). busbw is what compares
+// with the links' line rate: ring and halving-doubling reach it at best.
+struct BusBandwidth {
+  double algbw_gbs = 0;
+  double busbw_gbs = 0;
+};
+BusBandwidth bus_bandwidth(const models::CollectiveRecord& c);
 
 // The drop reasons other than lossless violations, in the order of the columns.
 const std::vector<std::string>& lossy_drop_reasons();

@@ -126,6 +126,12 @@ void print_collectives(std::FILE* f, World& w, const analysis::RunData& d) {
                  dur(r.ideal).c_str(),
                  static_cast<double>(t.count_ps()) / static_cast<double>(r.ideal.count_ps()),
                  r.step_times.size());
+    // nccl-tests' figures; the line rate is the busbw of the ideal time.
+    const analysis::BusBandwidth bw = analysis::bus_bandwidth(r);
+    const double line =
+        bw.busbw_gbs * static_cast<double>(t.count_ps()) / static_cast<double>(r.ideal.count_ps());
+    std::fprintf(f, "  algbw %.2f GB/s, busbw %.2f GB/s of %.2f GB/s line rate (nccl-tests)\n",
+                 bw.algbw_gbs, bw.busbw_gbs, line);
     print_breakdown(f, w, r);
   }
 }

@@ -42,6 +42,21 @@ TEST(CollectiveBreakdown, IsTheCriticalPathInMicroseconds) {
   EXPECT_FALSE(collective_breakdown(old).valid);
 }
 
+TEST(BusBandwidth, IsNcclTestsAlgbwTimesTwoNMinusOneOverN) {
+  // 64e6 B over 8 ranks in 10 ms: algbw 6.4 GB/s, busbw 6.4 x 14/8 = 11.2 GB/s.
+  models::CollectiveRecord c;
+  c.ranks = 8;
+  c.size_bytes = 64'000'000;
+  c.start = Time::zero();
+  c.finish = Time::zero() + 10_ms;
+  const BusBandwidth b = bus_bandwidth(c);
+  EXPECT_DOUBLE_EQ(b.algbw_gbs, 6.4);
+  EXPECT_DOUBLE_EQ(b.busbw_gbs, 11.2);
+  // At the ring's ideal time on 100G (8.96 ms) busbw is the line rate, 12.5 GB/s.
+  c.finish = Time::zero() + 8960_us;
+  EXPECT_NEAR(bus_bandwidth(c).busbw_gbs, 12.5, 1e-9);
+}
+
 TEST(RunMetrics, CountsFromTheTablesAndThePlan) {
   RunData d;
   d.meta.flows_planned = 5;
