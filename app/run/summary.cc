@@ -118,7 +118,38 @@ void print_collectives(std::FILE* f, World& w, const analysis::RunData& d) {
                    sim::format_bytes(spec.size).c_str());
     }
   }
-  for (const auto& r : d.collectives) {
+  // Training loops: one line per collective with iterations, then only the
+  // first and last iteration in detail when there are more than three.
+  std::vector<const models::CollectiveRecord*> shown;
+  for (uint32_t c = 0; c < ce.num_collectives(); ++c) {
+    const auto& spec = w.config().traffic.collectives[c];
+    std::vector<const models::CollectiveRecord*> mine;
+    for (const auto& r : d.collectives) {
+      if (spec.iterations == 1 ? r.name == spec.name : r.name.rfind(spec.name + "/iter", 0) == 0)
+        mine.push_back(&r);
+    }
+    if (spec.iterations > 1 && !mine.empty()) {
+      std::vector<double> iter_us, ar_us;
+      sim::Time prev = spec.start;
+      for (const auto* r : mine) {
+        iter_us.push_back((r->finish - prev).to_us());
+        ar_us.push_back((r->finish - r->start).to_us());
+        prev = r->finish;
+      }
+      const auto [lo, hi] = std::minmax_element(iter_us.begin(), iter_us.end());
+      std::fprintf(f,
+                   "Training     %s: %zu of %u iterations, each %s compute + AllReduce: "
+                   "iteration time mean %s (min %s, max %s), AllReduce mean %s\n",
+                   spec.name.c_str(), mine.size(), spec.iterations, dur(spec.compute).c_str(),
+                   us(analysis::mean(iter_us)).c_str(), us(*lo).c_str(), us(*hi).c_str(),
+                   us(analysis::mean(ar_us)).c_str());
+    }
+    for (size_t i = 0; i < mine.size(); ++i) {
+      if (mine.size() <= 3 || i == 0 || i + 1 == mine.size()) shown.push_back(mine[i]);
+    }
+  }
+  for (const auto* rp : shown) {
+    const auto& r = *rp;
     const sim::Duration t = r.finish - r.start;
     std::fprintf(f, "AllReduce    %s (%s, %u ranks, %s): %s, ideal %s (%.3fx), %zu steps\n",
                  r.name.c_str(), r.algorithm.c_str(), r.ranks,

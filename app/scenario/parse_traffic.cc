@@ -233,6 +233,10 @@ void read_collectives(TableReader& root, Names& names, ScenarioConfig& s) {
     c.ranks = names.hosts(f, "hosts", true);
     c.size = read_size(f);
     c.start = read_start(f);
+    c.iterations =
+        static_cast<uint32_t>(f.optional<int64_t>("iterations", 1, {.min = 1, .max = 1'000'000}));
+    c.compute =
+        f.optional<sim::Duration>("compute", sim::Duration::zero(), {.min = sim::Duration::zero()});
     c.cls = read_flow_class(f, "roce");
     const size_t n = c.ranks.size();
     check_hosts(f, "hosts", c.ranks, 2, names.topology());

@@ -79,6 +79,8 @@ void validate(const CollectiveSpec& spec) {
   const auto fail = [&](const std::string& what) { throw TrafficError(spec.name + ": " + what); };
   const auto n = spec.ranks.size();
   if (n < 2) fail("a collective needs at least 2 ranks");
+  if (spec.iterations < 1) fail("iterations must be at least 1");
+  if (spec.compute < sim::Duration::zero()) fail("compute time must not be negative");
   std::vector<uint32_t> sorted = spec.ranks;
   std::sort(sorted.begin(), sorted.end());
   if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end())
@@ -137,31 +139,15 @@ uint32_t CollectiveEngine::add(const CollectiveSpec& spec) {
   it.ranks = static_cast<uint32_t>(spec.ranks.size());
   it.steps = collective_steps(spec);
   it.total = static_cast<uint64_t>(it.steps) * it.ranks;
-  it.remaining = it.total;
-  it.step.assign(it.ranks, 0);
-  it.sent.assign(it.ranks, false);
-  it.received.assign(it.total, false);
-  it.step_finish.assign(it.steps, spec.start);
-  it.step_unloaded.assign(it.steps, sim::Duration::zero());
-  it.step_max_fct.assign(it.steps, sim::Duration::zero());
-  it.step_sum_fct.assign(it.steps, sim::Duration::zero());
-  CriticalPath origin;
-  origin.finish = spec.start;
-  it.own.assign(it.ranks, origin);
-  it.last = origin;
-  it.record.name = spec.name;
   it.record.algorithm = algorithm_name(spec.algorithm);
   it.record.ranks = it.ranks;
   it.record.size_bytes = spec.size.count();
-  it.record.start = spec.start;
   it.record.ideal = collective_ideal(spec);
   // Step 0 names every rank as a source and every rank as a destination, so
   // the manager validates all hosts and the class here; later steps reuse them.
   try {
-    for (uint32_t r = 0; r < it.ranks; ++r) {
-      const uint32_t id = launch(item, r, 0, spec.start, origin);
-      if (r == 0) items_[item].first_flow = id;
-    }
+    begin_iteration(item, spec.start + spec.compute);
+    items_[item].first_flow = items_[item].first_of_iteration;
   } catch (const TrafficError&) {
     items_.pop_back();
     throw;
@@ -169,11 +155,35 @@ uint32_t CollectiveEngine::add(const CollectiveSpec& spec) {
   return item;
 }
 
+void CollectiveEngine::begin_iteration(uint32_t item, sim::Time start) {
+  Item& it = items_[item];
+  it.remaining = it.total;
+  it.step.assign(it.ranks, 0);
+  it.sent.assign(it.ranks, false);
+  it.received.assign(it.total, false);
+  it.step_finish.assign(it.steps, start);
+  it.step_unloaded.assign(it.steps, sim::Duration::zero());
+  it.step_max_fct.assign(it.steps, sim::Duration::zero());
+  it.step_sum_fct.assign(it.steps, sim::Duration::zero());
+  CriticalPath origin;
+  origin.finish = start;
+  it.own.assign(it.ranks, origin);
+  it.last = origin;
+  it.incoming.clear();
+  it.record.name =
+      it.spec.iterations > 1 ? it.spec.name + "/iter" + std::to_string(it.iteration) : it.spec.name;
+  it.record.start = start;
+  for (uint32_t r = 0; r < it.ranks; ++r) {
+    const uint32_t id = launch(item, r, 0, start, origin);
+    if (r == 0) items_[item].first_of_iteration = id;
+  }
+}
+
 uint32_t CollectiveEngine::launch(uint32_t item, uint32_t rank, uint32_t step, sim::Time start,
                                   const CriticalPath& base) {
   Item& it = items_[item];
   FlowSpec f = step_spec(it.spec, rank, step, step_flow(it.spec, rank, step));
-  f.start = std::max(f.start, start);
+  f.start = start;
   const uint32_t id = tm_.add_flow(std::move(f));
   running_.get(id) = FlowTag{item, rank, step, base};
   it.step[rank] = step;
@@ -226,16 +236,17 @@ void CollectiveEngine::on_flow_finished(const FlowRecord& r) {
   it.incoming[static_cast<uint64_t>(dst) * it.steps + tag.step] = path;
   advance(tag.item, tag.rank, r.finish);
   advance(tag.item, dst, r.finish);
-  if (--items_[tag.item].remaining == 0) complete(items_[tag.item]);
+  if (--items_[tag.item].remaining == 0) complete(tag.item);
 }
 
 uint64_t CollectiveEngine::ungenerated_flows() const {
   uint64_t n = 0;
-  for (const Item& it : items_) n += it.total - it.generated;
+  for (const Item& it : items_) n += it.total * it.spec.iterations - it.generated;
   return n;
 }
 
-void CollectiveEngine::complete(Item& it) {
+void CollectiveEngine::complete(uint32_t item) {
+  Item& it = items_[item];
   CollectiveRecord& rec = it.record;
   rec.step_times.clear();
   sim::Time prev = rec.start;
@@ -256,8 +267,13 @@ void CollectiveEngine::complete(Item& it) {
   for (sim::Duration d : it.step_sum_fct) {
     rec.step_mean_fct.push_back(sim::Duration::ps(d.count_ps() / static_cast<int64_t>(it.ranks)));
   }
-  ++finished_;
   recorder_.collective_finished(rec);
+  if (++it.iteration < it.spec.iterations) {  // the next training iteration
+    begin_iteration(item, rec.finish + it.spec.compute);
+    return;
+  }
+  it.done = true;
+  ++finished_;
 }
 
 }  // namespace xoff::models

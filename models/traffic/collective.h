@@ -53,6 +53,11 @@ struct CollectiveSpec {
   sim::Time start;
   sim::BitsPerSecond link_rate;  // B: host link rate, for the ideal bound
   FlowClass cls;                 // RoCE, class 0 unless set
+  // A training loop: `iterations` times, `compute` of computation and then the
+  // AllReduce; each iteration starts when the previous AllReduce finished (the
+  // first at `start`). One CollectiveRecord per iteration.
+  uint32_t iterations = 1;
+  sim::Duration compute;
 };
 
 // 2(N-1) for ring, 2 log2 N for halving-doubling.
@@ -87,12 +92,12 @@ class CollectiveEngine final : public FlowObserver {
 
   uint32_t num_collectives() const { return static_cast<uint32_t>(items_.size()); }
   // Flows of collective c in all (steps x ranks), whether generated yet or not.
-  uint64_t planned_flows(uint32_t c) const { return items_[c].total; }
+  uint64_t planned_flows(uint32_t c) const { return items_[c].total * items_[c].spec.iterations; }
   // Flows of all collectives not yet handed to the TrafficManager.
   uint64_t ungenerated_flows() const;
   uint32_t num_finished() const { return finished_; }
   bool all_done() const { return finished_ == items_.size(); }
-  bool is_finished(uint32_t c) const { return items_[c].remaining == 0; }
+  bool is_finished(uint32_t c) const { return items_[c].done; }
   // Complete once is_finished(c).
   const CollectiveRecord& record(uint32_t c) const { return items_[c].record; }
   // Id of flow (rank 0, step 0).
@@ -104,11 +109,14 @@ class CollectiveEngine final : public FlowObserver {
   struct Item {
     CollectiveSpec spec;
     uint32_t first_flow = 0;
+    uint32_t first_of_iteration = 0;
     uint32_t ranks = 0;
     uint32_t steps = 0;
     uint64_t total = 0;
     uint64_t generated = 0;
-    uint64_t remaining = 0;
+    uint64_t remaining = 0;              // flows of the current iteration not yet finished
+    uint32_t iteration = 0;              // the current one, 0-based
+    bool done = false;                   // every iteration finished
     std::vector<uint32_t> step;          // per rank: the step its flow in flight belongs to
     std::vector<bool> sent;              // per rank: that flow has finished
     std::vector<bool> received;          // [rank * steps + k]: the step-k flow into rank finished
@@ -135,7 +143,9 @@ class CollectiveEngine final : public FlowObserver {
                   const CriticalPath& base);
   // Starts rank's next step if both of its dependencies have finished.
   void advance(uint32_t item, uint32_t rank, sim::Time now);
-  void complete(Item& it);
+  void complete(uint32_t item);
+  // Resets the per-iteration state and launches step 0 at `start`.
+  void begin_iteration(uint32_t item, sim::Time start);
 
   TrafficManager& tm_;
   Recorder& recorder_;

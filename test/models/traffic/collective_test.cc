@@ -73,6 +73,30 @@ TEST(RingAllReduce, EightRanksFinishAtTheIdealBoundPlusOneLatencyPerStep) {
   EXPECT_TRUE(b.tm.all_done());
 }
 
+TEST(RingAllReduce, ATrainingLoopRepeatsComputeThenTheAllReduce) {
+  // 3 iterations of 100 us compute + the 8-rank ring of 64 MB (8.974 ms on
+  // this fabric, as above): iteration k's AllReduce starts at
+  // 100 us + k x (8.974 ms + 100 us).
+  Bench b;
+  CollectiveSpec spec = allreduce(CollectiveAlgorithm::kRing, 8, kSize);
+  spec.iterations = 3;
+  spec.compute = sim::Duration::us(100);
+  b.engine.add(spec);
+  EXPECT_EQ(b.engine.planned_flows(0), 3u * 112u);
+  b.sim.run();
+  EXPECT_TRUE(b.engine.all_done());
+  EXPECT_EQ(b.engine.ungenerated_flows(), 0u);
+  ASSERT_EQ(b.rec.collectives.size(), 3u);
+  const int64_t ar = 8'960'000'000 + 14 * kLatencyPs;  // 8.974 ms
+  for (int k = 0; k < 3; ++k) {
+    const CollectiveRecord& r = b.rec.collectives[k];
+    EXPECT_EQ(r.name, "allreduce/iter" + std::to_string(k));
+    EXPECT_EQ(r.start.count_ps(), 100'000'000 + k * (ar + 100'000'000)) << k;
+    EXPECT_EQ((r.finish - r.start).count_ps(), ar) << k;
+  }
+  EXPECT_EQ(b.tm.num_flows(), 336u);
+}
+
 TEST(RingAllReduce, EachStepSendsEveryChunkOnceEvenWhenSizeDoesNotDivide) {
   // 10 B over 4 ranks: chunks of 3, 3, 2, 2 B. In every step the 4 ranks send
   // 4 distinct chunks, so each step moves exactly 10 B.
