@@ -168,7 +168,8 @@ RunOutcome run_scenario(const RunArgs& a) {
   meta.sim_time = w.sim().now();
   meta.status = out.status;
   meta.flows_planned = w.traffic().num_flows() + w.collectives().ungenerated_flows();
-  meta.collectives_planned = w.collectives().num_collectives();
+  meta.collectives_planned = 0;  // one row per iteration of each collective
+  for (const auto& c : cfg.traffic.collectives) meta.collectives_planned += c.iterations;
   // The wall time is the one thing in the file that differs between two runs of
   // the same scenario and seed; --reproducible leaves it out (0).
   meta.wall_seconds = a.reproducible ? 0.0 : progress.elapsed_seconds();
