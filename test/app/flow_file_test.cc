@@ -64,6 +64,16 @@ class FlowFileTest : public ::testing::Test {
     fs::create_directories(dir_);
   }
   void TearDown() override { fs::remove_all(dir_); }
+  // Runs the bundled pfc_storm with results in the test directory; their path.
+  std::string run_storm() {
+    RunArgs a;
+    a.scenario = std::string(XOFF_SOURCE_DIR) + "/scenarios/pfc_storm.toml";
+    a.output = (dir_ / "storm.h5").string();
+    a.quiet = true;
+    a.print_summary = false;
+    EXPECT_EQ(run_scenario(a).exit_code, 0);
+    return a.output;
+  }
   std::string write(const std::string& name, const std::string& text) {
     std::ofstream(dir_ / name) << text;
     return (dir_ / name).string();
@@ -262,17 +272,12 @@ path = "flow.txt"
 }
 
 TEST_F(FlowFileTest, HpccTextOutputsMatchTheResultsTables) {
-  RunArgs a;
-  a.scenario = std::string(XOFF_SOURCE_DIR) + "/scenarios/pfc_storm.toml";
-  a.output = (dir_ / "storm.h5").string();
-  a.quiet = true;
-  a.print_summary = false;
-  ASSERT_EQ(run_scenario(a).exit_code, 0);
+  const std::string storm = run_storm();
   ExportArgs e;
-  e.input = a.output;
+  e.input = storm;
   e.output = (dir_ / "hpcc").string();
   ASSERT_EQ(cmd_export(e), 0);
-  const auto d = analysis::read_results(a.output);
+  const auto d = analysis::read_results(storm);
   // fct.txt: one line per finished flow, in /flows order.
   std::ifstream fct(dir_ / "hpcc" / "fct.txt");
   std::vector<const models::FlowRecord*> done;
@@ -376,15 +381,10 @@ TEST_F(FlowFileTest, ImportOfAnHpccConfigCarriesItsSettingsAndListsTheRest) {
 }
 
 TEST_F(FlowFileTest, CountersPrintTheResultsTablesUnderOperatorNames) {
-  RunArgs a;
-  a.scenario = std::string(XOFF_SOURCE_DIR) + "/scenarios/pfc_storm.toml";
-  a.output = (dir_ / "storm.h5").string();
-  a.quiet = true;
-  a.print_summary = false;
-  ASSERT_EQ(run_scenario(a).exit_code, 0);
-  const auto d = analysis::read_results(a.output);
+  const std::string storm = run_storm();
+  const auto d = analysis::read_results(storm);
   CountersArgs c;
-  c.input = a.output;
+  c.input = storm;
   c.node = "leaf0";
   c.port = 0;
   ::testing::internal::CaptureStdout();
