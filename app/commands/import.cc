@@ -204,7 +204,9 @@ int cmd_import(const ImportArgs& a) {
     notes.push_back("ERROR_RATE_PER_LINK " + e->values[0] + ": xoff models no bit errors");
   }
   if (const Entry* e = get("ACK_HIGH_PRIO"); e && e->values[0] == "1") {
-    notes.push_back("ACK_HIGH_PRIO 1: ACKs share the data class in xoff");
+    notes.push_back(
+        "ACK_HIGH_PRIO 1: set nic.ack_class = 7 and put class 7 in scheduler.strict "
+        "to send ACKs ahead of data");
   }
   for (const char* k : {"FCT_OUTPUT_FILE", "PFC_OUTPUT_FILE", "TRACE_FILE", "TRACE_OUTPUT_FILE",
                         "QLEN_MON_FILE", "QLEN_MON_START", "QLEN_MON_END", "ENABLE_TRACE"}) {

@@ -31,6 +31,14 @@ void read_nic(std::optional<TableReader> r, models::RoceConfig& c) {
   c.ack_every =
       static_cast<int>(r->optional<int64_t>("ack_every", c.ack_every, {.min = 1, .max = 1024}));
   c.rto = r->optional<sim::Duration>("rto", c.rto, {.min = sim::Duration::us(1)});
+  // ACK/NAK class: -1 echoes the data packet's; else its own (e.g. a strict
+  // high-priority class, as the HPCC simulator's ACK_HIGH_PRIO).
+  c.ack_tc = static_cast<int>(r->optional<int64_t>("ack_class", c.ack_tc, {.min = -1, .max = 7}));
+  if (c.ack_tc >= 0) {
+    c.ack_pcp = static_cast<uint8_t>(c.ack_tc);
+    c.ack_dscp = static_cast<uint8_t>(
+        r->optional<int64_t>("ack_dscp", int64_t{c.ack_tc} * 8, {.min = 0, .max = 63}));
+  }
   c.cnp_tc = static_cast<int>(r->optional<int64_t>("cnp_class", c.cnp_tc, {.min = 0, .max = 7}));
   c.cnp_dscp =
       static_cast<uint8_t>(r->optional<int64_t>("cnp_dscp", c.cnp_dscp, {.min = 0, .max = 63}));

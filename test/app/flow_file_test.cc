@@ -492,5 +492,36 @@ at = "10us"
               90.0, 1e-6);
 }
 
+TEST_F(FlowFileTest, AcksTakeTheirOwnClassWhenAskedTo) {
+  // 100 KB = 100 segments, an ACK for each (ack_every 1): the ACKs cross
+  // leaf0's port towards h0 in class 3 (the data's) or in nic.ack_class.
+  const std::string base = R"([scenario]
+name = "ack"
+duration = "1ms"
+[topology]
+kind = "spine_leaf"
+leaves = 2
+spines = 1
+hosts_per_leaf = 1
+host_rate = "100Gbps"
+[[traffic.flow]]
+src = "h0"
+dst = "h1"
+size = "100KB"
+)";
+  auto acks = [&](const std::string& text, int tc) {
+    const RunOutcome o = run_quiet(write("ack.toml", text));
+    EXPECT_EQ(o.exit_code, 0);
+    for (const auto& q : o.data.queues) {
+      if (q.node == "leaf0" && q.port == 0 && q.traffic_class == tc) return q.tx_packets;
+    }
+    return int64_t{0};
+  };
+  EXPECT_EQ(acks(base, 3), 100);
+  const std::string high = base + "[nic]\nack_class = 6\n";
+  EXPECT_EQ(acks(high, 6), 100);
+  EXPECT_EQ(acks(high, 3), 0);
+}
+
 }  // namespace
 }  // namespace xoff::app
