@@ -28,6 +28,9 @@ void add_run(CLI::App& cli, RunArgs& a) {
                   "Stop after this many events; the results are kept, marked partial (exit 3)");
   run->add_option("--max-wall", a.max_wall,
                   "Stop after this many wall-clock seconds; results kept, marked partial (exit 3)");
+  run->add_option("--max-memory", a.max_memory,
+                  "Refuse a scenario estimated to need more (a size like 8GB, or off; "
+                  "default 80% of this machine's memory)");
   run->add_option("--pcap", a.pcap_dir,
                   "Write pcap files of transmitted frames to DIR ([[monitor.pcap]] ports, or "
                   "every host's NIC port)");

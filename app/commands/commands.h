@@ -22,6 +22,7 @@ struct RunArgs {
   bool stats = false;                  // count events per kind, print the profile
   uint64_t max_events = 0;             // stop after this many events (0 = none)
   double max_wall = 0;                 // stop after this many wall seconds (0 = none)
+  std::string max_memory;              // --max-memory SIZE ("" = 80 % of RAM, "off")
   std::string pcap_dir;                // --pcap DIR: captures there ("" = [[monitor.pcap]] only)
   std::string log_level = "warn";
 };

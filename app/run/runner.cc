@@ -10,6 +10,7 @@
 
 #include "analysis/results/h5_writer.h"
 #include "app/config/error.h"
+#include "app/run/estimate.h"
 #include "app/run/pcap.h"
 #include "app/run/progress.h"
 #include "app/run/summary.h"
@@ -108,6 +109,33 @@ RunOutcome run_scenario(const RunArgs& a) {
     if (!ec && out_path == std::filesystem::weakly_canonical(a.scenario, ec)) {
       std::fprintf(stderr, "%s: error: -o names the scenario file itself; give another -o\n",
                    a.scenario.c_str());
+      out.exit_code = 2;
+      return out;
+    }
+  }
+  // Refuse up front what would not fit, with the figures.
+  if (a.max_memory != "off") {
+    uint64_t limit = default_memory_limit();
+    if (!a.max_memory.empty()) {
+      try {
+        limit = static_cast<uint64_t>(sim::parse_bytes(a.max_memory).count());
+      } catch (const sim::UnitError& e) {
+        std::fprintf(stderr, "xoff: error: --max-memory %s: %s (or off)\n", a.max_memory.c_str(),
+                     e.what());
+        out.exit_code = 2;
+        return out;
+      }
+    }
+    const MemoryEstimate m = estimate_memory(cfg);
+    if (limit > 0 && m.bytes > limit) {
+      std::fprintf(
+          stderr,
+          "%s: error: this scenario needs about %s (%llu hosts, %llu flows, %llu "
+          "samples), more than the %s allowed (--max-memory; off to run anyway)\n",
+          a.scenario.c_str(), sim::format_bytes(sim::Bytes(static_cast<int64_t>(m.bytes))).c_str(),
+          static_cast<unsigned long long>(m.hosts), static_cast<unsigned long long>(m.flows),
+          static_cast<unsigned long long>(m.samples),
+          sim::format_bytes(sim::Bytes(static_cast<int64_t>(limit))).c_str());
       out.exit_code = 2;
       return out;
     }

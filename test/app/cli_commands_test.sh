@@ -84,5 +84,9 @@ else
   echo "FAIL disk_full: exit $rc, $(cat "$T/big.err"), files: $(ls "$T")"
   fails=$((fails + 1))
 fi
+# A scenario estimated beyond --max-memory is refused up front, with the figures.
+check max_memory 2 "needs about" -- "$X" run "$T/s.toml" --no-output --max-memory 1MB
+check max_memory_ok 0 "Flows" -- "$X" run "$T/s.toml" --no-output --max-memory 1GB
+check max_memory_bad 2 "max-memory lots" -- "$X" run "$T/s.toml" --no-output --max-memory lots
 rm -rf "$T"
 [ "$fails" -eq 0 ] || exit 1
