@@ -71,6 +71,7 @@ World::World(const ScenarioConfig& cfg, models::Recorder& recorder)
       net_(sim_, &recorder),
       traffic_(sim_, recorder, cfg.topology.num_hosts()),
       collectives_(traffic_, recorder) {
+  net_.set_default_ttl(cfg.routing.ttl);
   build_nodes();
   build_routes();
   build_endpoints();

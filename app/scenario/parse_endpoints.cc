@@ -27,7 +27,8 @@ void read_dcqcn(std::optional<TableReader> r, models::DcqcnParams& d) {
 
 void read_nic(std::optional<TableReader> r, models::RoceConfig& c) {
   if (!r) return;
-  c.mtu = r->optional<sim::Bytes>("mtu", c.mtu, {.min = sim::Bytes(64), .max = sim::Bytes(9000)});
+  // Frames up to 9216 B (jumbo): payload + 62 B of RoCE headers.
+  c.mtu = r->optional<sim::Bytes>("mtu", c.mtu, {.min = sim::Bytes(64), .max = sim::Bytes(9154)});
   c.ack_every =
       static_cast<int>(r->optional<int64_t>("ack_every", c.ack_every, {.min = 1, .max = 1024}));
   c.rto = r->optional<sim::Duration>("rto", c.rto, {.min = sim::Duration::us(1)});
@@ -54,7 +55,8 @@ void read_tcp(std::optional<TableReader> r, models::TcpConfig& c) {
   const std::string variant = r->choice("variant", {"newreno", "newreno_ecn", "dctcp"}, "newreno");
   c.ecn = variant == "newreno_ecn";
   c.dctcp = variant == "dctcp";
-  c.mss = r->optional<sim::Bytes>("mss", c.mss, {.min = sim::Bytes(64), .max = sim::Bytes(9000)});
+  // Frames up to 9216 B: payload + 58 B of Ethernet, 802.1Q, IPv4 and TCP headers.
+  c.mss = r->optional<sim::Bytes>("mss", c.mss, {.min = sim::Bytes(64), .max = sim::Bytes(9158)});
   c.initial_window =
       r->optional<int64_t>("initial_window", c.initial_window, {.min = 1, .max = 1000});
   c.max_rto = r->optional<sim::Duration>("max_rto", c.max_rto, {.min = sim::Duration::us(1)});

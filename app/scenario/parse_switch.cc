@@ -101,6 +101,8 @@ void read_scheduler(std::optional<TableReader> r, models::SchedulerConfig& sc) {
   }
   for (size_t i = 0; i < w.size() && i < models::kNumClasses; ++i)
     sc.weight[i] = static_cast<uint32_t>(w[i]);
+  sc.quantum_unit = r->optional<sim::Bytes>("quantum", sc.quantum_unit,
+                                            {.min = sim::Bytes(64), .max = sim::Bytes(1 << 20)});
 }
 
 void read_watchdog(std::optional<TableReader> r, models::WatchdogConfig& w) {

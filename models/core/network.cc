@@ -54,6 +54,7 @@ Packet& Network::make_packet(sim::Bytes size) {
   Packet& p = pool_.acquire();
   p.id = next_packet_id_++;
   p.size = size;
+  p.ttl = default_ttl_;
   p.created = sim_.now();
   ++ledger_.created_packets;
   ledger_.created_bytes += size.count();

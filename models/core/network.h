@@ -36,6 +36,8 @@ class Host;
 class Network {
  public:
   explicit Network(sim::Simulator& sim, Recorder* recorder = nullptr);
+  // IP TTL of every packet made from now on (a routing loop drops at 0).
+  void set_default_ttl(uint8_t ttl) { default_ttl_ = ttl; }
   Network(const Network&) = delete;
   Network& operator=(const Network&) = delete;
 
@@ -98,6 +100,7 @@ class Network {
   std::vector<EgressPort*> take_paused_ports() { return std::exchange(paused_ports_, {}); }
 
  private:
+  uint8_t default_ttl_ = 64;
   sim::Simulator& sim_;
   Recorder null_recorder_;
   Recorder* recorder_;

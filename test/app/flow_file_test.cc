@@ -523,5 +523,41 @@ size = "100KB"
   EXPECT_EQ(acks(high, 3), 0);
 }
 
+TEST_F(FlowFileTest, TtlCountsSwitchHopsAndJumboFramesAreAccepted) {
+  // h0 -> leaf0 -> spine0 -> leaf1 -> h1: three switches, each takes one from
+  // the TTL and drops a packet that arrives with 1 or less. TTL 4 gets
+  // through (4, 3, 2 on arrival); TTL 3 reaches leaf1 with 1 and is dropped.
+  const std::string base = R"([scenario]
+name = "ttl"
+duration = "1ms"
+[topology]
+kind = "spine_leaf"
+leaves = 2
+spines = 1
+hosts_per_leaf = 1
+host_rate = "100Gbps"
+[[traffic.flow]]
+src = "h0"
+dst = "h1"
+size = "10KB"
+)";
+  auto ttl_drops = [&](int ttl) {
+    const RunOutcome o =
+        run_quiet(write("ttl.toml", base + "[routing]\nttl = " + std::to_string(ttl) + "\n"));
+    EXPECT_EQ(o.exit_code, 0);
+    int64_t n = 0;
+    for (const auto& d : o.data.drops) n += d.reason == "ttl" ? d.packets : 0;
+    return n;
+  };
+  EXPECT_EQ(ttl_drops(4), 0);
+  EXPECT_GT(ttl_drops(3), 0);
+  // Jumbo frames: 9154 B of RoCE payload is a 9216 B frame (whose headroom,
+  // 55,996 B on these links, the 48 KiB default does not cover); one more
+  // byte is refused.
+  const std::string jumbo = base + "[buffer]\nheadroom = \"64KB\"\n[nic]\nmtu = ";
+  EXPECT_NO_THROW(load_scenario(write("j.toml", jumbo + "\"9154B\"\n"), {}));
+  EXPECT_THROW(load_scenario(write("k.toml", jumbo + "\"9155B\"\n"), {}), config::ScenarioError);
+}
+
 }  // namespace
 }  // namespace xoff::app
