@@ -1,6 +1,8 @@
 // [buffer], [pfc], [ecn], [classification], [scheduler] and [watchdog]: one
 // SwitchConfig applied to every switch of the scenario.
 #include <algorithm>
+#include <cstring>
+#include <utility>
 
 #include "app/scenario/parse.h"
 #include "models/topology/headroom.h"
@@ -154,7 +156,20 @@ void check_switch_config(TableReader& root, const ScenarioConfig& s) {
       ports = std::max(ports, s.topology.num_ports(n));
   }
   auto buffer = root.optional_table("buffer");
-  for (const std::string& problem : models::validate(s.switch_config, ports)) {
+  // The model names its fields (mmu.total); the user wrote buffer.size.
+  const std::pair<const char*, const char*> names[] = {
+      {"mmu.total", "buffer.size"},
+      {"mmu.headroom_oversubscription", "buffer.headroom_oversubscription"},
+      {"mmu.pg", "buffer (priority group)"},
+      {"mmu.egress", "buffer (egress queue)"},
+      {"ecn.tc", "ecn (class)"}};
+  for (std::string problem : models::validate(s.switch_config, ports)) {
+    for (const auto& [model, user] : names) {
+      for (size_t at = problem.find(model); at != std::string::npos;
+           at = problem.find(model, at + std::strlen(user))) {
+        problem.replace(at, std::strlen(model), user);
+      }
+    }
     const std::string msg =
         "switch configuration (" + std::to_string(ports) + " ports): " + problem;
     if (buffer)

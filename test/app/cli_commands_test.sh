@@ -88,5 +88,7 @@ fi
 check max_memory 2 "needs about" -- "$X" run "$T/s.toml" --no-output --max-memory 1MB
 check max_memory_ok 0 "Flows" -- "$X" run "$T/s.toml" --no-output --max-memory 1GB
 check max_memory_bad 2 "max-memory lots" -- "$X" run "$T/s.toml" --no-output --max-memory lots
+# Errors name keys as the user writes them (buffer.size), not the model's fields.
+check user_names 2 "buffer.size (50000 B) leaves no shared pool" -- "$X" check "$T/s.toml" --set buffer.size=50KB
 rm -rf "$T"
 [ "$fails" -eq 0 ] || exit 1
