@@ -12,7 +12,8 @@ Writes, when the file has the data for them:
   fct_slowdown_by_size.png  slowdown p50 / p99 per flow-size bucket and protocol
   flow_throughput.png per-flow average throughput, flows in start order
   topology.png        /topology, hosts at the bottom and tiers upward, with a
-                      recorded deadlock cycle drawn in red
+                      recorded deadlock cycle drawn in red and links down at
+                      the end of the run dashed orange
 and prints the path of each file written. Exit status: 0 done, 1 missing
 Python packages, 2 the file is missing or is not an xoff results file.
 """
@@ -334,8 +335,18 @@ def plot_topology(f, outdir):
     step = min(abs(p[0] - q[0]) for p in pos.values() for q in pos.values()
                if p[1] == q[1] and p != q) if len(pos) > 1 else 1.0
     fig, ax = plt.subplots(figsize=(9, 5))
-    for a, b in zip(links["a"], links["b"]):
-        draw_link(ax, pos[a], pos[b], step, arrowstyle="-", color="0.55", linewidth=1.2)
+    up = links["up"] if "up" in links else [1] * len(links["a"])
+    failed = 0
+    for a, b, u in zip(links["a"], links["b"], up):
+        if u:
+            draw_link(ax, pos[a], pos[b], step, arrowstyle="-", color="0.55", linewidth=1.2)
+        else:  # down when the run ended (a link fault)
+            draw_link(ax, pos[a], pos[b], step, arrowstyle="-", color="orange", linewidth=1.5,
+                      linestyle=(0, (2, 2)))
+            failed += 1
+    if failed:
+        ax.plot([], [], color="orange", linestyle=":", label=f"{failed} link(s) down at the end")
+        ax.legend(fontsize=8, loc="upper right")
     cycle, members = deadlock_cycle(f)
     for a, b in zip(cycle, cycle[1:] + cycle[:1]):
         if a in pos and b in pos and a != b:

@@ -91,8 +91,9 @@ void read_topology(hid_t file, RunData& run) {
   const auto b_port = l.get<uint16_t>("b_port");
   const auto rate = l.get<int64_t>("rate_bps");
   const auto delay = l.get<int64_t>("delay_ps");
+  const auto up = l.has("up") ? l.get<uint8_t>("up") : std::vector<uint8_t>(l.rows(), 1);
   for (size_t i = 0; i < l.rows(); ++i) {
-    run.topology_links.push_back({a[i], b[i], a_port[i], b_port[i], rate[i], delay[i]});
+    run.topology_links.push_back({a[i], b[i], a_port[i], b_port[i], rate[i], delay[i], up[i] != 0});
   }
 }
 

@@ -265,6 +265,7 @@ void write_topology(hid_t file, const std::vector<TopologyNode>& nodes,
   l.add("b_port", col(links, [](const L& r) { return r.b_port; }));
   l.add("rate_bps", col(links, [](const L& r) { return r.rate_bps; }));
   l.add("delay_ps", col(links, [](const L& r) { return r.delay_ps; }));
+  l.add("up", col(links, [](const L& r) { return static_cast<uint8_t>(r.up ? 1 : 0); }));
 }
 
 }  // namespace xoff::analysis::detail

@@ -48,6 +48,7 @@ struct TopologyLink {
   uint16_t b_port = 0;
   int64_t rate_bps = 0;
   int64_t delay_ps = 0;
+  bool up = true;  // the link's state when the run ended (a fault may have failed it)
 };
 
 // One sampled series: parallel arrays, times non-decreasing.

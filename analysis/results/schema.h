@@ -179,7 +179,9 @@ inline constexpr const char* kGroup = "topology";
 inline constexpr const char* kNodes = "topology/nodes";
 inline constexpr std::array kNodeColumns = {"name", "kind", "tier"};
 inline constexpr const char* kLinks = "topology/links";
-inline constexpr std::array kLinkColumns = {"a", "b", "a_port", "b_port", "rate_bps", "delay_ps"};
+// up: uint8 1/0, the link's state at the end of the run (absent in older files: up).
+inline constexpr std::array kLinkColumns = {"a",        "b",        "a_port", "b_port",
+                                            "rate_bps", "delay_ps", "up"};
 }  // namespace topology
 
 }  // namespace xoff::analysis::schema

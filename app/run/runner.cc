@@ -22,15 +22,20 @@
 namespace xoff::app {
 namespace {
 
-void set_topology(analysis::H5Recorder& rec, const models::Topology& t) {
+// The topology for pictures, with each link's state at the end of the run
+// (`net` null: before it, every link up).
+void set_topology(analysis::H5Recorder& rec, const models::Topology& t,
+                  models::Network* net = nullptr) {
   std::vector<analysis::TopologyNode> nodes;
   for (const auto& n : t.nodes) {
     nodes.push_back({n.name, n.kind == models::NodeKind::kHost ? "host" : "switch", n.tier});
   }
   std::vector<analysis::TopologyLink> links;
   for (const auto& l : t.links) {
+    const bool up = net == nullptr ||
+                    net->node(models::NodeId(l.a)).port(models::PortIndex(l.a_port)).link_up();
     links.push_back({t.nodes[l.a].name, t.nodes[l.b].name, l.a_port, l.b_port, l.rate.count(),
-                     l.delay.count_ps()});
+                     l.delay.count_ps(), up});
   }
   rec.set_topology(std::move(nodes), std::move(links));
 }
@@ -184,6 +189,7 @@ RunOutcome run_scenario(const RunArgs& a) {
   out.status = status_name(end);
   w.net().report_counters();
   w.traffic().report_unfinished();
+  set_topology(rec, cfg.topology, &w.net());  // links as the run left them
   w.net().check_conservation();
 
   analysis::RunMetadata meta;

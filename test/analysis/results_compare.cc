@@ -133,6 +133,7 @@ void expect_same(const TopologyLink& a, const TopologyLink& b) {
   EXPECT_EQ(a.b_port, b.b_port);
   EXPECT_EQ(a.rate_bps, b.rate_bps);
   EXPECT_EQ(a.delay_ps, b.delay_ps);
+  EXPECT_EQ(a.up, b.up);
 }
 
 template <class T>

@@ -126,8 +126,8 @@ void record_topology(H5Recorder& rec) {
   for (int i = 0; i < 4; ++i) {
     nodes.push_back({host(i), "host", 0});
     nodes.push_back({sw(i), "switch", 1});
-    links.push_back({host(i), sw(i), 0, 0, 100'000'000'000, 1'000'000});
-    links.push_back({sw(i), sw((i + 1) % 4), 1, 2, 100'000'000'000, 1'000'000});
+    links.push_back({host(i), sw(i), 0, 0, 100'000'000'000, 1'000'000, true});
+    links.push_back({sw(i), sw((i + 1) % 4), 1, 2, 100'000'000'000, 1'000'000, i != 3});
   }
   rec.set_topology(std::move(nodes), std::move(links));
 }

@@ -71,6 +71,12 @@ TEST(DeadlockRingScenario, TwoFlowsCongestButDrainAtLineRate) {
 TEST(BounceDeadlockScenario, BouncedShortestPathsDeadlockAcrossBothSpines) {
   const RunOutcome o = run("bounce_deadlock.toml");
   ASSERT_EQ(o.exit_code, 0);
+  // The two failed links are recorded as down at the end (for the picture).
+  std::set<std::string> down;
+  for (const auto& l : o.data.topology_links) {
+    if (!l.up) down.insert(l.a + "-" + l.b);
+  }
+  EXPECT_EQ(down, (std::set<std::string>{"leaf0-spine1", "leaf1-spine0"}));
   ASSERT_GE(o.data.deadlocks.size(), 1u);
   const auto& m = o.data.deadlocks[0].members;
   std::set<std::string> nodes;
