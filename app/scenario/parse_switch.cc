@@ -144,7 +144,6 @@ void read_switch(TableReader& root, ScenarioConfig& s) {
   read_classification(root.optional_table("classification"), c.classification);
   read_scheduler(root.optional_table("scheduler"), c.scheduler);
   read_watchdog(root.optional_table("watchdog"), c.watchdog);
-  c.watchdog.seed = s.seed;
 }
 
 // The switch model's own consistency rules (e.g. reserves and headroom must

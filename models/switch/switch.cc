@@ -27,7 +27,7 @@ Switch::Switch(Network& net, NodeId id, std::string name, const SwitchConfig& cf
       lossless_mask_(lossless_mask(cfg)),
       mmu_(cfg.mmu),
       pfc_(net, *this, mmu_, cfg.pfc, cfg.classification),
-      watchdog_(net, *this, cfg.watchdog, lossless_mask_),
+      watchdog_(net, *this, cfg.watchdog, lossless_mask_, cfg.seed),
       ecn_(cfg.ecn, cfg.seed, this->name()),
       route_timer_(net.sim(), *this, 0) {}
 

@@ -120,12 +120,11 @@ struct WatchdogConfig {
   sim::Duration restoration_time = sim::Duration::us(200);
   // Polls fall at phase + k x poll_interval. Real pfcwd timers are not
   // aligned across switches: with random_phase each switch draws its phase
-  // uniformly in [0, poll_interval) from Rng(seed, "watchdog/<switch name>")
-  // (seed: the run's), so storms on several switches are not declared in the
-  // same instant. Otherwise `phase` is used as given (0: all aligned).
+  // uniformly in [0, poll_interval) from Rng(SwitchConfig::seed, "watchdog/<switch
+  // name>"), so storms on several switches are not declared in the same
+  // instant. Otherwise `phase` is used as given (0: all aligned).
   bool random_phase = false;
   sim::Duration phase = sim::Duration::zero();
-  uint64_t seed = 1;
 };
 
 struct SwitchConfig {

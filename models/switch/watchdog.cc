@@ -6,7 +6,8 @@
 
 namespace xoff::models {
 
-PfcWatchdog::PfcWatchdog(Network& net, Node& sw, const WatchdogConfig& cfg, uint8_t lossless_mask)
+PfcWatchdog::PfcWatchdog(Network& net, Node& sw, const WatchdogConfig& cfg, uint8_t lossless_mask,
+                         uint64_t seed)
     : net_(net),
       sw_(sw),
       cfg_(cfg),
@@ -14,7 +15,7 @@ PfcWatchdog::PfcWatchdog(Network& net, Node& sw, const WatchdogConfig& cfg, uint
       poll_timer_(net.sim(), *this, 0),
       log_(sim::logger("pfcwd")) {
   if (cfg_.random_phase && cfg_.poll_interval.count_ps() > 0) {
-    sim::Rng rng(cfg_.seed, "watchdog/" + sw.name());
+    sim::Rng rng(seed, "watchdog/" + sw.name());
     phase_ = sim::Duration::ps(static_cast<int64_t>(
         rng.uniform_int(static_cast<uint64_t>(cfg_.poll_interval.count_ps()))));
   } else {

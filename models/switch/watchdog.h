@@ -32,7 +32,9 @@ namespace xoff::models {
 class PfcWatchdog final : public sim::EventHandler {
  public:
   // `lossless_mask`: bit c set when class c is lossless (the queues watched).
-  PfcWatchdog(Network& net, Node& sw, const WatchdogConfig& cfg, uint8_t lossless_mask);
+  // `seed`: the run's (SwitchConfig::seed), for a random phase.
+  PfcWatchdog(Network& net, Node& sw, const WatchdogConfig& cfg, uint8_t lossless_mask,
+              uint64_t seed);
 
   void add_port();
   // A PAUSE frame arrived at the switch: starts polling if idle.

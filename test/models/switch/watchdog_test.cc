@@ -21,7 +21,7 @@ struct StormRig : Fabric {
     SwitchConfig c = test::plain_config(2'000'000);
     c.mmu.pg[3].lossless = true;
     c.mmu.pg[3].headroom = 50'000_B;
-    c.watchdog = WatchdogConfig{true, action, 10_us, 100_us, 200_us, false, phase, 1};
+    c.watchdog = WatchdogConfig{true, action, 10_us, 100_us, 200_us, false, phase};
     sw = &add_switch("sw", c);
     net.connect(add_host(), *sw, 100_Gbps, 0_ns);
     net.connect(add_host(), *sw, 100_Gbps, 0_ns);
@@ -74,8 +74,8 @@ TEST(Watchdog, RandomPhasesDifferBetweenSwitchesAndRepeatWithTheSeed) {
     test::Fabric f;
     SwitchConfig c = test::plain_config(2'000'000);
     c.mmu.pg[3].lossless = true;
-    c.watchdog =
-        WatchdogConfig{true, WatchdogAction::kDrop, 10_us, 100_us, 200_us, true, 0_ns, seed};
+    c.seed = seed;  // the run's seed: the switch's streams are (seed, name)
+    c.watchdog = WatchdogConfig{true, WatchdogAction::kDrop, 10_us, 100_us, 200_us, true, 0_ns};
     std::vector<int64_t> out;
     for (const char* n : {"leaf0", "leaf1", "leaf2", "leaf3"}) {
       out.push_back(f.add_switch(n, c).watchdog().phase().count_ps());
