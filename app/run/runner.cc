@@ -201,7 +201,7 @@ RunOutcome run_scenario(const RunArgs& a) {
   meta.events = w.sim().events_executed();
   meta.sim_time = w.sim().now();
   meta.status = out.status;
-  meta.flows_planned = w.traffic().num_flows() + w.collectives().ungenerated_flows();
+  meta.flows_planned = w.planned_flows();
   meta.collectives_planned = 0;  // one row per iteration of each collective
   for (const auto& c : cfg.traffic.collectives) meta.collectives_planned += c.iterations;
   // The wall time is the one thing in the file that differs between two runs of

@@ -22,7 +22,7 @@ void print_flows(std::FILE* f, World& w, const analysis::RunData& d) {
   const auto& tm = w.traffic();
   // Collective steps not yet generated count as flows that did not finish.
   const uint64_t ungenerated = w.collectives().ungenerated_flows();
-  const uint64_t planned = tm.num_flows() + ungenerated;
+  const uint64_t planned = w.planned_flows();
   std::fprintf(f, "Flows        %llu of %llu finished",
                static_cast<unsigned long long>(tm.flows_finished()),
                static_cast<unsigned long long>(planned));

@@ -224,7 +224,7 @@ World::End World::run(Progress* progress, const Limits& limits) {
     }
     if (progress != nullptr) {
       progress->update(sim_.now(), sim_.events_executed(), traffic_.flows_finished(),
-                       traffic_.num_flows() + collectives_.ungenerated_flows());
+                       planned_flows());
     }
     if (!done && cfg_.stop_when_done && traffic_done()) {
       done = true;

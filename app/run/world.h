@@ -51,6 +51,8 @@ class World {
   End run(Progress* progress, const Limits& limits);
   End run(Progress* progress = nullptr);  // no limits
   bool traffic_done() const;
+  // Every flow the run plans: the manager's and collective steps not yet generated.
+  uint64_t planned_flows() const { return traffic_.num_flows() + collectives_.ungenerated_flows(); }
 
   sim::Simulator& sim() { return sim_; }
   models::Network& net() { return net_; }
