@@ -122,6 +122,10 @@ std::vector<models::CollectiveRecord> read_collectives(hid_t file) {
     cs[i].finish = Time::from_ps(finish[i]);
     cs[i].ideal = Duration::ps(ideal[i]);
   }
+  if (t.has("op")) {  // files of before it: every collective an allreduce
+    const auto op = t.strings("op");
+    for (size_t i = 0; i < cs.size(); ++i) cs[i].op = op[i];
+  }
   if (t.has("path_flows")) {  // not in files of before the critical path
     const auto flows = t.get<uint32_t>("path_flows");
     const auto bw = t.get<int64_t>("path_bandwidth_ps");

@@ -173,6 +173,7 @@ void write_collectives(hid_t file, const std::vector<models::CollectiveRecord>& 
   using R = models::CollectiveRecord;
   Table t(file, schema::collectives::kGroup, schema::collectives::kColumns);
   t.add("name", col(cs, [](const R& r) { return r.name; }));
+  t.add("op", col(cs, [](const R& r) { return r.op; }));
   t.add("algorithm", col(cs, [](const R& r) { return r.algorithm; }));
   t.add("ranks", col(cs, [](const R& r) { return r.ranks; }));
   t.add("size_bytes", col(cs, [](const R& r) { return r.size_bytes; }));

@@ -105,7 +105,9 @@ namespace collectives {
 inline constexpr const char* kGroup = "collectives";
 // path_*: the critical path (models/monitor/recorder.h CollectiveRecord), whose
 // parts add up to duration_ps; files written before they existed lack them.
+// op: "allreduce" unless set; files written before it existed lack it.
 inline constexpr std::array kColumns = {"name",
+                                        "op",
                                         "algorithm",
                                         "ranks",
                                         "size_bytes",

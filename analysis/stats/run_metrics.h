@@ -44,9 +44,10 @@ struct CollectiveBreakdown {
 };
 CollectiveBreakdown collective_breakdown(const models::CollectiveRecord& c);
 
-// nccl-tests' figures of an AllReduce (its PERFORMANCE.md): algbw = S / t and
-// busbw = algbw x 2 (n - 1) / n, in GB/s (10^9 B/s). busbw is what compares
-// with the links' line rate: ring and halving-doubling reach it at best.
+// nccl-tests' figures of a collective (its PERFORMANCE.md): algbw = S / t and
+// busbw = algbw x 2 (n - 1) / n for an allreduce, algbw x (n - 1) / n for
+// reduce-scatter, all-gather and all-to-all, in GB/s (10^9 B/s). busbw is what
+// compares with the links' line rate: the flat algorithms reach it at best.
 struct BusBandwidth {
   double algbw_gbs = 0;
   double busbw_gbs = 0;

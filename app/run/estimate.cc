@@ -14,7 +14,7 @@ MemoryEstimate estimate_memory(const ScenarioConfig& cfg) {
   for (const auto& p : t.permutations) e.flows += p.hosts.size();
   for (const auto& a : t.all_to_all) e.flows += uint64_t{a.hosts.size()} * (a.hosts.size() - 1);
   for (const auto& c : t.collectives) {
-    e.flows += uint64_t{models::collective_steps(c)} * c.ranks.size() * c.iterations;
+    e.flows += models::collective_flow_count(c) * c.iterations;
   }
   const double seconds = cfg.duration.to_us() * 1e-6;
   for (const auto& p : t.poisson) {

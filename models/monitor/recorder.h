@@ -77,12 +77,13 @@ struct DeadlockRecord {
 // A collective (AllReduce) that finished, with one entry per step.
 struct CollectiveRecord {
   std::string name;
-  std::string algorithm;  // "ring" | "halving_doubling"
+  std::string op = "allreduce";  // "allreduce" | "reduce_scatter" | "all_gather" | "all_to_all"
+  std::string algorithm;         // "ring" | "halving_doubling" | "hierarchical" | "direct"
   uint32_t ranks = 0;
   int64_t size_bytes = 0;
   sim::Time start;
   sim::Time finish;
-  sim::Duration ideal;  // 2(N-1)/N * S / B
+  sim::Duration ideal;  // the bandwidth bound (collective_ideal())
   std::vector<sim::Duration> step_times;
   // Per step, over its N flows (where the time went, app/run/summary.cc):
   // the longest unloaded FCT (each flow's ideal_fct: the step alone on an

@@ -53,67 +53,196 @@ StepFlow halving_doubling_step(uint32_t n, int64_t s, uint32_t r, uint32_t k) {
   }
 }
 
-StepFlow step_flow(const CollectiveSpec& spec, uint32_t r, uint32_t k) {
-  const auto n = static_cast<uint32_t>(spec.ranks.size());
-  return spec.algorithm == CollectiveAlgorithm::kRing
-             ? ring_step(n, spec.size.count(), r, k)
-             : halving_doubling_step(n, spec.size.count(), r, k);
+}  // namespace
+
+// The engine's schedules, shared with collective_flows().
+namespace collective_detail {
+
+uint32_t schedule_steps(Schedule sc, uint32_t n) {
+  switch (sc) {
+    case Schedule::kRing:
+      return 2 * (n - 1);
+    case Schedule::kHalvingDoubling:
+      return 2 * static_cast<uint32_t>(std::countr_zero(n));
+    case Schedule::kReduceScatter:
+    case Schedule::kAllGather:
+    case Schedule::kAllToAll:
+      break;
+  }
+  return n - 1;
 }
 
-FlowSpec step_spec(const CollectiveSpec& spec, uint32_t r, uint32_t k, const StepFlow& sf) {
-  FlowSpec f;
-  f.name = spec.name;
-  f.name += "/s";
-  f.name += std::to_string(k);
-  f.name += "/r";
-  f.name += std::to_string(r);
-  f.src = spec.ranks[r];
-  f.dst = spec.ranks[sf.dst];
-  f.size = sim::Bytes(sf.bytes);
-  f.start = spec.start;
-  apply_class(f, spec.cls);
-  return f;
+StepFlow schedule_step(Schedule sc, uint32_t n, int64_t s, uint32_t r, uint32_t k) {
+  switch (sc) {
+    case Schedule::kRing:
+    case Schedule::kReduceScatter:
+      return ring_step(n, s, r, k);
+    case Schedule::kAllGather:
+      return ring_step(n, s, r, k + (n - 1));
+    case Schedule::kHalvingDoubling:
+      return halving_doubling_step(n, s, r, k);
+    case Schedule::kAllToAll:
+      break;
+  }
+  const uint32_t dst = (r + k + 1) % n;
+  return {dst, (r + n - k - 1) % n, chunk_bytes(s, n, dst, 1)};
 }
 
-void validate(const CollectiveSpec& spec) {
+// The schedule of a one-phase collective.
+Schedule flat_schedule(const CollectiveSpec& spec) {
+  switch (spec.op) {
+    case CollectiveOp::kAllReduce:
+      return spec.algorithm == CollectiveAlgorithm::kHalvingDoubling ? Schedule::kHalvingDoubling
+                                                                     : Schedule::kRing;
+    case CollectiveOp::kReduceScatter:
+      return Schedule::kReduceScatter;
+    case CollectiveOp::kAllGather:
+      return Schedule::kAllGather;
+    case CollectiveOp::kAllToAll:
+      break;
+  }
+  return Schedule::kAllToAll;
+}
+
+bool hierarchical(const CollectiveSpec& spec) {
+  return spec.algorithm == CollectiveAlgorithm::kHierarchical;
+}
+
+// "<name>[/p<phase>][/c<channel>]/s<step>/r<rank>".
+std::string flow_name(const CollectiveSpec& spec, uint32_t phase, uint32_t channel, uint32_t step,
+                      uint32_t rank) {
+  std::string n = spec.name;
+  if (hierarchical(spec)) {
+    n += "/p";
+    n += std::to_string(phase);
+  }
+  if (spec.channels > 1) {
+    n += "/c";
+    n += std::to_string(channel);
+  }
+  n += "/s";
+  n += std::to_string(step);
+  n += "/r";
+  n += std::to_string(rank);
+  return n;
+}
+
+}  // namespace collective_detail
+
+namespace {
+using collective_detail::Schedule;
+
+sim::Duration ceil_ps(sim::Int128 num, sim::Int128 den) {
+  return sim::Duration::ps(static_cast<int64_t>((num + den - 1) / den));
+}
+
+}  // namespace
+
+void validate_collective(const CollectiveSpec& spec) {
   const auto fail = [&](const std::string& what) { throw TrafficError(spec.name + ": " + what); };
   const auto n = spec.ranks.size();
   if (n < 2) fail("a collective needs at least 2 ranks");
   if (spec.iterations < 1) fail("iterations must be at least 1");
   if (spec.compute < sim::Duration::zero()) fail("compute time must not be negative");
+  if (spec.channels < 1 || spec.channels > 64) fail("channels must be 1..64");
   std::vector<uint32_t> sorted = spec.ranks;
   std::sort(sorted.begin(), sorted.end());
   if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end())
     fail("a host is listed twice in ranks");
-  if (spec.size.count() < static_cast<int64_t>(n)) fail("size must be at least 1 byte per rank");
+  if (spec.size.count() < static_cast<int64_t>(n) * spec.channels)
+    fail("size must be at least 1 byte per rank and channel");
   if (spec.link_rate.count() <= 0) fail("link rate must be > 0");
-  if (spec.algorithm == CollectiveAlgorithm::kHalvingDoubling && !std::has_single_bit(n)) {
-    fail("halving-doubling needs a power-of-two number of ranks, got " + std::to_string(n));
+  const bool allreduce = spec.op == CollectiveOp::kAllReduce;
+  switch (spec.algorithm) {
+    case CollectiveAlgorithm::kRing:
+      if (spec.op == CollectiveOp::kAllToAll) fail("all_to_all runs direct, not as a ring");
+      break;
+    case CollectiveAlgorithm::kHalvingDoubling:
+      if (!allreduce) fail("halving_doubling is an allreduce algorithm");
+      if (!std::has_single_bit(n))
+        fail("halving-doubling needs a power-of-two number of ranks, got " + std::to_string(n));
+      break;
+    case CollectiveAlgorithm::kHierarchical:
+      if (!allreduce) fail("hierarchical is an allreduce algorithm");
+      if (spec.local_size < 2 || n % spec.local_size != 0 || n / spec.local_size < 2) {
+        fail("hierarchical needs at least 2 servers of local_size >= 2 ranks each (" +
+             std::to_string(n) + " ranks, local_size " + std::to_string(spec.local_size) + ")");
+      }
+      if (spec.local_rate.count() <= 0) fail("the intra-server rate must be > 0");
+      break;
+    case CollectiveAlgorithm::kDirect:
+      if (spec.op != CollectiveOp::kAllToAll) fail("direct is the all_to_all algorithm");
+      break;
   }
 }
 
-}  // namespace
+const char* op_name(CollectiveOp op) {
+  switch (op) {
+    case CollectiveOp::kAllReduce:
+      return "allreduce";
+    case CollectiveOp::kReduceScatter:
+      return "reduce_scatter";
+    case CollectiveOp::kAllGather:
+      return "all_gather";
+    case CollectiveOp::kAllToAll:
+      break;
+  }
+  return "all_to_all";
+}
 
 const char* algorithm_name(CollectiveAlgorithm a) {
-  return a == CollectiveAlgorithm::kRing ? "ring" : "halving_doubling";
+  switch (a) {
+    case CollectiveAlgorithm::kRing:
+      return "ring";
+    case CollectiveAlgorithm::kHalvingDoubling:
+      return "halving_doubling";
+    case CollectiveAlgorithm::kHierarchical:
+      return "hierarchical";
+    case CollectiveAlgorithm::kDirect:
+      break;
+  }
+  return "direct";
 }
 
 uint32_t collective_steps(const CollectiveSpec& spec) {
   const auto n = static_cast<uint32_t>(spec.ranks.size());
-  if (spec.algorithm == CollectiveAlgorithm::kRing) return 2 * (n - 1);
-  return 2 * static_cast<uint32_t>(std::countr_zero(n));
+  if (collective_detail::hierarchical(spec)) {
+    const uint32_t l = spec.local_size;
+    return 2 * (l - 1) + 2 * (n / l - 1);
+  }
+  return collective_detail::schedule_steps(collective_detail::flat_schedule(spec), n);
+}
+
+uint64_t collective_flow_count(const CollectiveSpec& spec) {
+  return uint64_t{collective_steps(spec)} * spec.ranks.size() * spec.channels;
 }
 
 std::vector<FlowPlan> collective_flows(const CollectiveSpec& spec) {
-  validate(spec);
+  validate_collective(spec);
+  if (collective_detail::hierarchical(spec))
+    throw TrafficError(spec.name + ": a hierarchical collective is not planned up front");
+  const Schedule sc = collective_detail::flat_schedule(spec);
   const auto n = static_cast<uint32_t>(spec.ranks.size());
   const uint32_t steps = collective_steps(spec);
-  std::vector<FlowPlan> out(static_cast<size_t>(steps) * n);
-  for (uint32_t k = 0; k < steps; ++k) {
-    for (uint32_t r = 0; r < n; ++r) {
-      FlowPlan& p = out[static_cast<size_t>(k) * n + r];
-      p.spec = step_spec(spec, r, k, step_flow(spec, r, k));
-      if (k > 0) p.after = {(k - 1) * n + r, (k - 1) * n + step_flow(spec, r, k - 1).from};
+  std::vector<FlowPlan> out(static_cast<size_t>(steps) * n * spec.channels);
+  for (uint32_t c = 0; c < spec.channels; ++c) {
+    const int64_t size = chunk_bytes(spec.size.count(), spec.channels, c, 1);
+    const uint32_t base = c * steps * n;
+    for (uint32_t k = 0; k < steps; ++k) {
+      for (uint32_t r = 0; r < n; ++r) {
+        FlowPlan& p = out[base + static_cast<size_t>(k) * n + r];
+        const StepFlow sf = collective_detail::schedule_step(sc, n, size, r, k);
+        p.spec.name = collective_detail::flow_name(spec, 0, c, k, r);
+        p.spec.src = spec.ranks[r];
+        p.spec.dst = spec.ranks[sf.dst];
+        p.spec.size = sim::Bytes(sf.bytes);
+        p.spec.start = spec.start;
+        apply_class(p.spec, spec.cls);
+        if (k > 0 && sc != Schedule::kAllToAll) {
+          const uint32_t prev = base + (k - 1) * n;
+          p.after = {prev + r, prev + collective_detail::schedule_step(sc, n, size, r, k - 1).from};
+        }
+      }
     }
   }
   return out;
@@ -121,9 +250,16 @@ std::vector<FlowPlan> collective_flows(const CollectiveSpec& spec) {
 
 sim::Duration collective_ideal(const CollectiveSpec& spec) {
   const auto n = static_cast<sim::Int128>(spec.ranks.size());
-  const sim::Int128 num = 2 * (n - 1) * spec.size.count() * 8 * 1'000'000'000'000;
-  const sim::Int128 den = n * spec.link_rate.count();
-  return sim::Duration::ps(static_cast<int64_t>((num + den - 1) / den));
+  const sim::Int128 bits_ps = sim::Int128{spec.size.count()} * 8 * 1'000'000'000'000;
+  const sim::Int128 b = spec.link_rate.count();
+  if (collective_detail::hierarchical(spec)) {
+    const sim::Int128 l = spec.local_size;
+    const sim::Int128 m = n / l;
+    return ceil_ps(2 * (l - 1) * bits_ps, l * spec.local_rate.count()) +
+           ceil_ps(2 * (m - 1) * bits_ps, n * b);
+  }
+  const sim::Int128 factor = spec.op == CollectiveOp::kAllReduce ? 2 : 1;
+  return ceil_ps(factor * (n - 1) * bits_ps, n * b);
 }
 
 CollectiveEngine::CollectiveEngine(TrafficManager& tm, Recorder& recorder)
@@ -132,78 +268,168 @@ CollectiveEngine::CollectiveEngine(TrafficManager& tm, Recorder& recorder)
 }
 
 uint32_t CollectiveEngine::add(const CollectiveSpec& spec) {
-  validate(spec);
-  const auto item = static_cast<uint32_t>(items_.size());
-  Item& it = items_.emplace_back();
-  it.spec = spec;
-  it.ranks = static_cast<uint32_t>(spec.ranks.size());
-  it.steps = collective_steps(spec);
-  it.total = static_cast<uint64_t>(it.steps) * it.ranks;
-  it.record.algorithm = algorithm_name(spec.algorithm);
-  it.record.ranks = it.ranks;
-  it.record.size_bytes = spec.size.count();
-  it.record.ideal = collective_ideal(spec);
-  // Step 0 names every rank as a source and every rank as a destination, so
-  // the manager validates all hosts and the class here; later steps reuse them.
+  validate_collective(spec);
+  const auto job = static_cast<uint32_t>(jobs_.size());
+  const size_t parts_before = parts_.size();
+  Job& j = jobs_.emplace_back();
+  j.spec = spec;
+  j.record.op = op_name(spec.op);
+  j.record.algorithm = algorithm_name(spec.algorithm);
+  j.record.ranks = static_cast<uint32_t>(spec.ranks.size());
+  j.record.size_bytes = spec.size.count();
+  j.record.ideal = collective_ideal(spec);
+  plan_parts(job);
+  // Phase 0 names every rank as a source and a destination, so the manager
+  // validates the hosts and the class here; later flows reuse them.
   try {
-    begin_iteration(item, spec.start + spec.compute);
-    items_[item].first_flow = items_[item].first_of_iteration;
+    begin_iteration(job, spec.start + spec.compute);
   } catch (const TrafficError&) {
-    items_.pop_back();
+    jobs_.pop_back();
+    parts_.resize(parts_before);
     throw;
   }
-  return item;
+  return job;
 }
 
-void CollectiveEngine::begin_iteration(uint32_t item, sim::Time start) {
-  Item& it = items_[item];
-  it.remaining = it.total;
-  it.step.assign(it.ranks, 0);
-  it.sent.assign(it.ranks, false);
-  it.received.assign(it.total, false);
-  it.step_finish.assign(it.steps, start);
-  it.step_unloaded.assign(it.steps, sim::Duration::zero());
-  it.step_max_fct.assign(it.steps, sim::Duration::zero());
-  it.step_sum_fct.assign(it.steps, sim::Duration::zero());
+void CollectiveEngine::plan_parts(uint32_t job) {
+  Job& j = jobs_[job];
+  const CollectiveSpec& spec = j.spec;
+  const auto n = static_cast<uint32_t>(spec.ranks.size());
+  const auto add_part = [&](Schedule sc, std::vector<uint32_t> members, int64_t size,
+                            const FlowClass& cls, sim::BitsPerSecond rate, uint32_t phase) {
+    Part& p = parts_.emplace_back();
+    p.schedule = sc;
+    p.job = job;
+    p.phase = phase;
+    p.n = static_cast<uint32_t>(members.size());
+    p.members = std::move(members);
+    p.size = size;
+    p.cls = cls;
+    p.rate = rate;
+    p.channels = spec.channels;
+    p.steps = collective_detail::schedule_steps(sc, p.n);
+    j.phases.resize(phase + 1);
+    j.phases[phase].push_back(static_cast<uint32_t>(parts_.size() - 1));
+    j.total += uint64_t{p.steps} * p.n * p.channels;
+  };
+  if (!collective_detail::hierarchical(spec)) {
+    std::vector<uint32_t> all(n);
+    for (uint32_t r = 0; r < n; ++r) all[r] = r;
+    add_part(collective_detail::flat_schedule(spec), std::move(all), spec.size.count(), spec.cls,
+             spec.link_rate, 0);
+  } else {
+    const uint32_t l = spec.local_size;
+    const uint32_t m = n / l;
+    const auto server = [&](uint32_t s) {
+      std::vector<uint32_t> v(l);
+      for (uint32_t i = 0; i < l; ++i) v[i] = s * l + i;
+      return v;
+    };
+    for (uint32_t s = 0; s < m; ++s) {
+      add_part(Schedule::kReduceScatter, server(s), spec.size.count(), spec.local_cls,
+               spec.local_rate, 0);
+    }
+    // After a ring reduce-scatter, local rank i holds reduced chunk (i + 1) mod L.
+    for (uint32_t i = 0; i < l; ++i) {
+      std::vector<uint32_t> rail(m);
+      for (uint32_t s = 0; s < m; ++s) rail[s] = s * l + i;
+      add_part(Schedule::kRing, std::move(rail), chunk_bytes(spec.size.count(), l, (i + 1) % l, 1),
+               spec.cls, spec.link_rate, 1);
+    }
+    for (uint32_t s = 0; s < m; ++s) {
+      add_part(Schedule::kAllGather, server(s), spec.size.count(), spec.local_cls, spec.local_rate,
+               2);
+    }
+  }
+  uint32_t offset = 0;
+  for (const auto& phase : j.phases) {
+    for (uint32_t id : phase) parts_[id].step_offset = offset;
+    offset += parts_[phase.front()].steps;
+  }
+  j.steps = offset;
+}
+
+void CollectiveEngine::begin_iteration(uint32_t job, sim::Time start) {
+  Job& j = jobs_[job];
+  j.step_finish.assign(j.steps, start);
+  j.step_flows.assign(j.steps, 0);
+  j.step_unloaded.assign(j.steps, sim::Duration::zero());
+  j.step_max_fct.assign(j.steps, sim::Duration::zero());
+  j.step_sum_fct.assign(j.steps, sim::Duration::zero());
   CriticalPath origin;
   origin.finish = start;
-  it.own.assign(it.ranks, origin);
-  it.last = origin;
-  it.incoming.clear();
-  it.record.name =
-      it.spec.iterations > 1 ? it.spec.name + "/iter" + std::to_string(it.iteration) : it.spec.name;
-  it.record.start = start;
-  for (uint32_t r = 0; r < it.ranks; ++r) {
-    const uint32_t id = launch(item, r, 0, start, origin);
-    if (r == 0) items_[item].first_of_iteration = id;
+  j.last = origin;
+  j.record.name =
+      j.spec.iterations > 1 ? j.spec.name + "/iter" + std::to_string(j.iteration) : j.spec.name;
+  j.record.start = start;
+  j.first_launched = false;
+  j.phase = 0;
+  begin_phase(job, origin);
+}
+
+void CollectiveEngine::begin_phase(uint32_t job, const CriticalPath& origin) {
+  Job& j = jobs_[job];
+  j.parts_left = static_cast<uint32_t>(j.phases[j.phase].size());
+  const std::vector<uint32_t> ids = j.phases[j.phase];
+  for (uint32_t id : ids) begin_part(id, origin);
+}
+
+void CollectiveEngine::begin_part(uint32_t part, const CriticalPath& origin) {
+  Part& p = parts_[part];
+  const uint32_t lanes = p.n * p.channels;
+  p.remaining = uint64_t{p.steps} * lanes;
+  p.step.assign(lanes, 0);
+  p.sent.assign(lanes, false);
+  p.own.assign(lanes, origin);
+  p.incoming.clear();
+  const bool all_at_once = p.schedule == Schedule::kAllToAll;
+  p.received.assign(all_at_once ? 0 : size_t{lanes} * p.steps, false);
+  const uint32_t steps = all_at_once ? p.steps : 1;
+  for (uint32_t lane = 0; lane < lanes; ++lane) {
+    for (uint32_t k = 0; k < steps; ++k) launch(part, lane, k, origin.finish, origin);
   }
 }
 
-uint32_t CollectiveEngine::launch(uint32_t item, uint32_t rank, uint32_t step, sim::Time start,
+uint32_t CollectiveEngine::launch(uint32_t part, uint32_t lane, uint32_t step, sim::Time start,
                                   const CriticalPath& base) {
-  Item& it = items_[item];
-  FlowSpec f = step_spec(it.spec, rank, step, step_flow(it.spec, rank, step));
+  Part& p = parts_[part];
+  Job& j = jobs_[p.job];
+  const uint32_t c = lane / p.n;
+  const uint32_t r = lane % p.n;
+  const int64_t size = chunk_bytes(p.size, p.channels, c, 1);
+  const StepFlow sf = collective_detail::schedule_step(p.schedule, p.n, size, r, step);
+  FlowSpec f;
+  f.name = collective_detail::flow_name(j.spec, p.phase, c, step, p.members[r]);
+  f.src = j.spec.ranks[p.members[r]];
+  f.dst = j.spec.ranks[p.members[sf.dst]];
+  f.size = sim::Bytes(sf.bytes);
   f.start = start;
+  apply_class(f, p.cls);
   const uint32_t id = tm_.add_flow(std::move(f));
-  running_.get(id) = FlowTag{item, rank, step, base};
-  it.step[rank] = step;
-  it.sent[rank] = false;
-  ++it.generated;
+  running_.get(id) = FlowTag{part, lane, step, base};
+  p.step[lane] = step;
+  p.sent[lane] = false;
+  ++j.generated;
+  if (!j.first_launched) {
+    j.first_launched = true;
+    j.first_of_iteration = id;
+    if (j.iteration == 0) j.first_flow = id;
+  }
   return id;
 }
 
-void CollectiveEngine::advance(uint32_t item, uint32_t rank, sim::Time now) {
-  Item& it = items_[item];
-  const uint32_t k = it.step[rank];
-  const uint64_t key = static_cast<uint64_t>(rank) * it.steps + k;
-  if (k + 1 < it.steps && it.sent[rank] && it.received[key]) {
+void CollectiveEngine::advance(uint32_t part, uint32_t lane, sim::Time now) {
+  Part& p = parts_[part];
+  const uint32_t k = p.step[lane];
+  const uint64_t key = static_cast<uint64_t>(lane) * p.steps + k;
+  if (k + 1 < p.steps && p.sent[lane] && p.received[key]) {
     // Released by the later of the two: that one is on this flow's path.
-    const auto in = it.incoming.find(key);
-    const CriticalPath base = in == it.incoming.end() || it.own[rank].finish >= in->second.finish
-                                  ? it.own[rank]
+    const auto in = p.incoming.find(key);
+    const CriticalPath base = in == p.incoming.end() || p.own[lane].finish >= in->second.finish
+                                  ? p.own[lane]
                                   : in->second;
-    if (in != it.incoming.end()) it.incoming.erase(in);
-    launch(item, rank, k + 1, now, base);
+    if (in != p.incoming.end()) p.incoming.erase(in);
+    launch(part, lane, k + 1, now, base);
   }
 }
 
@@ -212,15 +438,18 @@ void CollectiveEngine::on_flow_finished(const FlowRecord& r) {
   if (found == nullptr) return;  // not a collective's flow
   const FlowTag tag = *found;
   running_.erase(r.flow_id);
-  Item& it = items_[tag.item];
-  XOFF_CHECK(it.remaining > 0, "collective flow finished after its collective completed");
-  it.step_finish[tag.step] = std::max(it.step_finish[tag.step], r.finish);
+  Part& p = parts_[tag.part];
+  Job& j = jobs_[p.job];
+  XOFF_CHECK(p.remaining > 0, "collective flow finished after its part completed");
+  const uint32_t js = p.step_offset + tag.step;
+  j.step_finish[js] = std::max(j.step_finish[js], r.finish);
   const sim::Duration fct = r.finish - r.start;
-  it.step_unloaded[tag.step] = std::max(it.step_unloaded[tag.step], r.ideal_fct);
-  it.step_max_fct[tag.step] = std::max(it.step_max_fct[tag.step], fct);
-  it.step_sum_fct[tag.step] += fct;
+  ++j.step_flows[js];
+  j.step_unloaded[js] = std::max(j.step_unloaded[js], r.ideal_fct);
+  j.step_max_fct[js] = std::max(j.step_max_fct[js], fct);
+  j.step_sum_fct[js] += fct;
   CriticalPath path = tag.base;
-  const sim::Duration bw = sim::tx_time(sim::Bytes(r.size_bytes), it.spec.link_rate);
+  const sim::Duration bw = sim::tx_time(sim::Bytes(r.size_bytes), p.rate);
   const sim::Duration unloaded = std::max(r.ideal_fct, bw);
   path.wait += r.start - tag.base.finish;
   path.bandwidth += bw;
@@ -228,51 +457,74 @@ void CollectiveEngine::on_flow_finished(const FlowRecord& r) {
   path.congestion += fct - unloaded;
   ++path.flows;
   path.finish = r.finish;
-  if (path.finish >= it.last.finish) it.last = path;
-  const uint32_t dst = step_flow(it.spec, tag.rank, tag.step).dst;
-  it.sent[tag.rank] = true;
-  it.own[tag.rank] = path;
-  it.received[static_cast<size_t>(dst) * it.steps + tag.step] = true;
-  it.incoming[static_cast<uint64_t>(dst) * it.steps + tag.step] = path;
-  advance(tag.item, tag.rank, r.finish);
-  advance(tag.item, dst, r.finish);
-  if (--items_[tag.item].remaining == 0) complete(tag.item);
+  if (path.finish >= j.last.finish) j.last = path;
+  if (p.schedule != Schedule::kAllToAll) {
+    const uint32_t c = tag.lane / p.n;
+    const int64_t size = chunk_bytes(p.size, p.channels, c, 1);
+    const uint32_t dst =
+        c * p.n +
+        collective_detail::schedule_step(p.schedule, p.n, size, tag.lane % p.n, tag.step).dst;
+    p.sent[tag.lane] = true;
+    p.own[tag.lane] = path;
+    p.received[static_cast<size_t>(dst) * p.steps + tag.step] = true;
+    p.incoming[static_cast<uint64_t>(dst) * p.steps + tag.step] = path;
+    advance(tag.part, tag.lane, r.finish);
+    advance(tag.part, dst, r.finish);
+  }
+  if (--parts_[tag.part].remaining == 0) part_done(tag.part);
+}
+
+void CollectiveEngine::part_done(uint32_t part) {
+  Part& p = parts_[part];
+  p.incoming.clear();
+  const uint32_t job = p.job;
+  Job& j = jobs_[job];
+  if (--j.parts_left > 0) return;
+  if (j.phase + 1 < j.phases.size()) {
+    ++j.phase;
+    const CriticalPath origin = j.last;  // the phase's last flow: the barrier
+    begin_phase(job, origin);
+    return;
+  }
+  complete(job);
 }
 
 uint64_t CollectiveEngine::ungenerated_flows() const {
   uint64_t n = 0;
-  for (const Item& it : items_) n += it.total * it.spec.iterations - it.generated;
+  for (const Job& j : jobs_) n += j.total * j.spec.iterations - j.generated;
   return n;
 }
 
-void CollectiveEngine::complete(uint32_t item) {
-  Item& it = items_[item];
-  CollectiveRecord& rec = it.record;
+void CollectiveEngine::complete(uint32_t job) {
+  Job& j = jobs_[job];
+  CollectiveRecord& rec = j.record;
   rec.step_times.clear();
+  // All-to-all steps overlap: a step's time is what it adds beyond the
+  // latest finish of the steps before it, so the times still sum to the total.
   sim::Time prev = rec.start;
-  for (sim::Time t : it.step_finish) {
-    rec.step_times.push_back(t - prev);
-    prev = t;
+  for (sim::Time t : j.step_finish) {
+    rec.step_times.push_back(std::max(t, prev) - prev);
+    prev = std::max(t, prev);
   }
   rec.finish = prev;
-  rec.path_bandwidth = it.last.bandwidth;
-  rec.path_overhead = it.last.overhead;
-  rec.path_congestion = it.last.congestion;
-  rec.path_wait = it.last.wait;
-  rec.path_flows = it.last.flows;
-  it.incoming.clear();
-  rec.step_unloaded = it.step_unloaded;
-  rec.step_max_fct = it.step_max_fct;
+  rec.path_bandwidth = j.last.bandwidth;
+  rec.path_overhead = j.last.overhead;
+  rec.path_congestion = j.last.congestion;
+  rec.path_wait = j.last.wait;
+  rec.path_flows = j.last.flows;
+  rec.step_unloaded = j.step_unloaded;
+  rec.step_max_fct = j.step_max_fct;
   rec.step_mean_fct.clear();
-  for (sim::Duration d : it.step_sum_fct) {
-    rec.step_mean_fct.push_back(sim::Duration::ps(d.count_ps() / static_cast<int64_t>(it.ranks)));
+  for (size_t k = 0; k < j.step_sum_fct.size(); ++k) {
+    const int64_t flows = std::max<int64_t>(1, j.step_flows[k]);
+    rec.step_mean_fct.push_back(sim::Duration::ps(j.step_sum_fct[k].count_ps() / flows));
   }
   recorder_.collective_finished(rec);
-  if (++it.iteration < it.spec.iterations) {  // the next training iteration
-    begin_iteration(item, rec.finish + it.spec.compute);
+  if (++j.iteration < j.spec.iterations) {  // the next training iteration
+    begin_iteration(job, rec.finish + j.spec.compute);
     return;
   }
-  it.done = true;
+  j.done = true;
   ++finished_;
 }
 

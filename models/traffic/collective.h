@@ -1,35 +1,55 @@
 #pragma once
-// Collectives as flows with dependencies: AllReduce of S bytes over N ranks.
+// Collectives as flows with dependencies, as NCCL runs them over a fabric.
 //
-// Ring (reduce-scatter then all-gather; Patarasuk & Yuan 2009, as in NCCL):
-// 2(N-1) steps; in step k every rank r sends one chunk to rank r+1 mod N.
-// Chunk c has S/N bytes (the first S mod N chunks one byte more); reduce-scatter
-// step k sends chunk (r - k) mod N, all-gather step j sends chunk (r + 1 - j) mod N.
+// Operations (S = the per-rank buffer, N ranks, B the host link rate):
+// - allreduce, ring (reduce-scatter then all-gather; Patarasuk & Yuan 2009,
+//   as in NCCL): 2(N-1) steps; in step k every rank r sends one chunk to rank
+//   r+1 mod N. Chunk c has S/N bytes (the first S mod N chunks one byte more);
+//   reduce-scatter step k sends chunk (r - k) mod N, all-gather step j sends
+//   chunk (r + 1 - j) mod N.
+// - allreduce, halving_doubling (Rabenseifner 2004; Thakur et al. 2005), N a
+//   power of two: log2 N reduce-scatter steps by recursive halving (rank r
+//   exchanges with r XOR N/2, then r XOR N/4, ...: sizes S/2, ..., S/N), then
+//   log2 N all-gather steps by recursive doubling (sizes S/N, ..., S/2).
+// - allreduce, hierarchical (NCCL's intra-node then inter-node pattern; the
+//   "2D" / hierarchical ring of Horovod and BlueConnect): ranks form servers
+//   of `local_size` consecutive ranks. Phase 0: a ring reduce-scatter of S
+//   inside every server (over the local class, e.g. NVLink); phase 1: a ring
+//   allreduce of the S/local_size chunk among the ranks with the same local
+//   index (one ring per rail, all rings at once); phase 2: a ring all-gather
+//   of S inside every server. A phase starts when the previous one finished
+//   everywhere; that barrier is exact here, since every rail ring needs one
+//   rank of every server and every server needs every rail ring.
+// - reduce_scatter / all_gather, ring: the first / last N-1 steps of the ring
+//   allreduce (S is the whole buffer; each rank ends with / starts from S/N).
+// - all_to_all, direct (MoE dispatch; NCCL posts all sends of a group at
+//   once): every rank sends chunk d of S (S/N bytes) to every other rank d,
+//   all N(N-1) flows starting together. "Step" k is the shift by k + 1:
+//   rank r's step-k flow goes to r + k + 1 mod N.
 //
-// Halving-doubling (Rabenseifner 2004; Thakur et al. 2005), N a power of two:
-// log2 N reduce-scatter steps by recursive halving (rank r exchanges with
-// r XOR N/2, then r XOR N/4, ...: sizes S/2, S/4, ..., S/N), then log2 N
-// all-gather steps by recursive doubling (r XOR 1, r XOR 2, ...: sizes S/N,
-// ..., S/2). Exchanges are two flows, one each way.
+// Channels: NCCL splits a collective over C channels, each its own ring (or
+// tree) with its own QPs, on S/C bytes. So does xoff: `channels` independent
+// copies of the schedule on chunks of S (the first S mod C one byte larger);
+// different QPs hash to different ECMP paths.
 //
-// Both: flow (rank r, step k) starts when rank r's step k-1 flow has finished
-// AND the step k-1 flow *into* r has finished (its data is needed), i.e. it
-// waits on flows (r, k-1) and (from(r, k-1), k-1). A flow finishes when its
-// sender has every byte acknowledged (FlowListener).
+// Dependencies (ring, halving-doubling, reduce-scatter, all-gather): flow
+// (rank r, step k) of a channel starts when rank r's step k-1 flow of that
+// channel has finished AND the step k-1 flow *into* r has finished (its data
+// is needed). A flow finishes when its sender has every byte acknowledged.
 //
-// The engine generates flows lazily: add() plans the N step-0 flows, and the
-// flow (r, k) is added to the TrafficManager only when both of its
-// dependencies have finished, with its start at that moment. Flow ids are
-// therefore assigned in readiness order. A 4,096-rank ring is 33.5 M flows;
-// planned up front they cost ~11 GB before the first event, generated this
-// way the engine holds O(N x steps) bits plus the flows that ran so far.
-// collective_flows() still plans the whole DAG (tests, `xoff check` counts).
+// The engine generates flows lazily: the flow (r, k) is added to the
+// TrafficManager only when both of its dependencies have finished, with its
+// start at that moment. Flow ids are therefore assigned in readiness order.
+// A 4,096-rank ring is 33.5 M flows; planned up front they cost ~11 GB before
+// the first event, generated this way the engine holds O(N x steps) bits plus
+// the flows that ran so far. collective_flows() still plans the whole DAG of a
+// one-phase collective (tests, `xoff check` counts).
 //
 // Results (CollectiveRecord): finish = latest flow finish; step k time =
-// (latest finish in step k) - (latest finish in step k-1, or the start), so
-// the step times sum to the completion time; ideal = 2(N-1)/N * S / B with B
-// the host link rate (the bandwidth lower bound of AllReduce, met by both
-// algorithms' byte counts; latencies excluded).
+// (latest finish in step k) - (latest finish of the steps before, or the
+// start), so the step times sum to the completion time (a hierarchical
+// collective lists its phases' steps one after the other); ideal = the
+// bandwidth bound of the operation and algorithm (collective_ideal()).
 #include <cstdint>
 #include <string>
 #include <unordered_map>
@@ -42,17 +62,31 @@
 
 namespace xoff::models {
 
-enum class CollectiveAlgorithm : uint8_t { kRing, kHalvingDoubling };
-const char* algorithm_name(CollectiveAlgorithm a);  // "ring" | "halving_doubling"
+enum class CollectiveOp : uint8_t { kAllReduce, kReduceScatter, kAllGather, kAllToAll };
+enum class CollectiveAlgorithm : uint8_t { kRing, kHalvingDoubling, kHierarchical, kDirect };
+// "allreduce" | "reduce_scatter" | "all_gather" | "all_to_all"
+const char* op_name(CollectiveOp op);
+// "ring" | "halving_doubling" | "hierarchical" | "direct"
+const char* algorithm_name(CollectiveAlgorithm a);
 
 struct CollectiveSpec {
   std::string name = "allreduce";
+  CollectiveOp op = CollectiveOp::kAllReduce;
+  // ring or halving_doubling or hierarchical for allreduce, ring for
+  // reduce_scatter and all_gather, direct for all_to_all.
   CollectiveAlgorithm algorithm = CollectiveAlgorithm::kRing;
   std::vector<uint32_t> ranks;  // rank i runs on host ranks[i]; distinct, N >= 2
   sim::Bytes size;              // S: bytes reduced (per rank buffer), >= N
   sim::Time start;
   sim::BitsPerSecond link_rate;  // B: host link rate, for the ideal bound
   FlowClass cls;                 // RoCE, class 0 unless set
+  uint32_t channels = 1;         // independent rings (QPs per peer), 1..64
+  // Hierarchical only: ranks per server (>= 2, divides N, N / local_size >= 2),
+  // the class of the intra-server phases (e.g. Protocol::kNvlink) and the
+  // per-rank rate of that path for the ideal bound.
+  uint32_t local_size = 0;
+  FlowClass local_cls;
+  sim::BitsPerSecond local_rate;
   // A training loop: `iterations` times, `compute` of computation and then the
   // AllReduce; each iteration starts when the previous AllReduce finished (the
   // first at `start`). One CollectiveRecord per iteration.
@@ -60,12 +94,23 @@ struct CollectiveSpec {
   sim::Duration compute;
 };
 
-// 2(N-1) for ring, 2 log2 N for halving-doubling.
+// Steps of one channel, all phases: 2(N-1) for a ring allreduce, 2 log2 N for
+// halving-doubling, N-1 for reduce-scatter, all-gather and all-to-all,
+// 2(L-1) + 2(N/L-1) for hierarchical with L ranks per server.
 uint32_t collective_steps(const CollectiveSpec& spec);
-// The flows, step-major: flow (rank r, step k) is batch index k * N + r, named
-// "<name>/s<k>/r<r>". Throws TrafficError on an impossible spec.
+// Flows of one iteration: steps x N x channels.
+uint64_t collective_flow_count(const CollectiveSpec& spec);
+// The flows of a one-phase collective, channel-major then step-major: flow
+// (channel c, rank r, step k) is batch index (c * steps + k) * N + r, named
+// "<name>/s<k>/r<r>" ("<name>/c<c>/s<k>/r<r>" with channels > 1). Throws
+// TrafficError on an impossible spec or a hierarchical one.
 std::vector<FlowPlan> collective_flows(const CollectiveSpec& spec);
-// 2(N-1)/N * S / B, rounded up to the picosecond.
+// Throws TrafficError (naming the collective) on an impossible spec.
+void validate_collective(const CollectiveSpec& spec);
+// The bandwidth bound, rounded up to the picosecond: allreduce 2(N-1)/N * S/B
+// (ring and halving-doubling alike); reduce-scatter, all-gather and
+// all-to-all (N-1)/N * S/B; hierarchical 2(L-1)/L * S/B_local (both
+// intra-server phases) + 2(M-1)/M * (S/L)/B over M = N/L servers.
 sim::Duration collective_ideal(const CollectiveSpec& spec);
 
 // Adds collectives to a TrafficManager and reports each one's CollectiveRecord
@@ -82,74 +127,110 @@ struct CriticalPath {
   sim::Time finish;
 };
 
+namespace collective_detail {
+// The per-group schedules a collective is made of (collective.cc).
+enum class Schedule : uint8_t { kRing, kHalvingDoubling, kReduceScatter, kAllGather, kAllToAll };
+}  // namespace collective_detail
+
 class CollectiveEngine final : public FlowObserver {
  public:
   // Registers itself as an observer of `tm`; both must outlive the run.
   CollectiveEngine(TrafficManager& tm, Recorder& recorder);
 
-  // Plans the collective's flows into the manager; returns its index.
+  // Plans the collective's first flows into the manager; returns its index.
   uint32_t add(const CollectiveSpec& spec);
 
-  uint32_t num_collectives() const { return static_cast<uint32_t>(items_.size()); }
-  // Flows of collective c in all (steps x ranks), whether generated yet or not.
-  uint64_t planned_flows(uint32_t c) const { return items_[c].total * items_[c].spec.iterations; }
+  uint32_t num_collectives() const { return static_cast<uint32_t>(jobs_.size()); }
+  // Flows of collective c in all (steps x ranks x channels x iterations),
+  // whether generated yet or not.
+  uint64_t planned_flows(uint32_t c) const { return jobs_[c].total * jobs_[c].spec.iterations; }
   // Flows of all collectives not yet handed to the TrafficManager.
   uint64_t ungenerated_flows() const;
   uint32_t num_finished() const { return finished_; }
-  bool all_done() const { return finished_ == items_.size(); }
-  bool is_finished(uint32_t c) const { return items_[c].done; }
+  bool all_done() const { return finished_ == jobs_.size(); }
+  bool is_finished(uint32_t c) const { return jobs_[c].done; }
   // Complete once is_finished(c).
-  const CollectiveRecord& record(uint32_t c) const { return items_[c].record; }
-  // Id of flow (rank 0, step 0).
-  uint32_t first_flow(uint32_t c) const { return items_[c].first_flow; }
+  const CollectiveRecord& record(uint32_t c) const { return jobs_[c].record; }
+  // Id of the collective's first flow (phase 0, channel 0, rank 0, step 0).
+  uint32_t first_flow(uint32_t c) const { return jobs_[c].first_flow; }
 
   void on_flow_finished(const FlowRecord& r) override;
 
  private:
-  struct Item {
-    CollectiveSpec spec;
-    uint32_t first_flow = 0;
-    uint32_t first_of_iteration = 0;
-    uint32_t ranks = 0;
-    uint32_t steps = 0;
-    uint64_t total = 0;
-    uint64_t generated = 0;
-    uint64_t remaining = 0;              // flows of the current iteration not yet finished
-    uint32_t iteration = 0;              // the current one, 0-based
-    bool done = false;                   // every iteration finished
-    std::vector<uint32_t> step;          // per rank: the step its flow in flight belongs to
-    std::vector<bool> sent;              // per rank: that flow has finished
-    std::vector<bool> received;          // [rank * steps + k]: the step-k flow into rank finished
-    std::vector<sim::Time> step_finish;  // latest finish per step so far
-    // Per step: the longest ideal and measured FCT, and the sum of FCTs.
-    std::vector<sim::Duration> step_unloaded, step_max_fct, step_sum_fct;
-    // Critical path: per rank, that of its latest finished send; per
-    // (rank, step) received and not yet consumed by the rank's next launch,
-    // that of the incoming flow; and that of the flow that finished last.
+  // One schedule over one group of ranks: a ring, a halving-doubling
+  // exchange, a ring reduce-scatter or all-gather, a direct all-to-all. A
+  // flat collective is one part; a hierarchical one has a part per server
+  // (phases 0 and 2) and per rail (phase 1).
+  using Schedule = collective_detail::Schedule;
+  struct Part {
+    Schedule schedule = Schedule::kRing;
+    uint32_t job = 0;
+    uint32_t phase = 0;
+    uint32_t step_offset = 0;       // its step 0 in the job's step list
+    std::vector<uint32_t> members;  // part rank -> collective rank
+    int64_t size = 0;               // bytes the schedule works on (all channels)
+    FlowClass cls;
+    uint32_t n = 0;      // ranks
+    uint32_t steps = 0;  // per channel
+    uint32_t channels = 1;
+    uint64_t remaining = 0;  // flows not yet finished this iteration
+    // Per lane (channel * n + rank): the step of its flow in flight, and
+    // whether that flow has finished; [lane * steps + k]: the step-k flow
+    // into the lane finished.
+    std::vector<uint32_t> step;
+    std::vector<bool> sent;
+    std::vector<bool> received;
+    sim::BitsPerSecond rate;  // per-rank rate of the path, for the bandwidth term
+    // Critical path: per lane, that of its latest finished send; per
+    // (lane, step) received and not yet consumed by the lane's next launch,
+    // that of the incoming flow.
     std::vector<CriticalPath> own;
     std::unordered_map<uint64_t, CriticalPath> incoming;
-    CriticalPath last;
+  };
+  struct Job {
+    CollectiveSpec spec;
+    std::vector<std::vector<uint32_t>> phases;  // part ids per phase
+    uint32_t phase = 0;                         // the current one
+    uint32_t parts_left = 0;                    // of the current phase
+    uint32_t first_flow = 0;
+    uint32_t first_of_iteration = 0;
+    uint32_t steps = 0;  // all phases, one channel
+    uint64_t total = 0;  // flows per iteration
+    uint64_t generated = 0;
+    uint32_t iteration = 0;  // the current one, 0-based
+    bool done = false;       // every iteration finished
+    bool first_launched = false;
+    std::vector<sim::Time> step_finish;  // latest finish per step so far
+    // Per step: flows, the longest ideal and measured FCT, and the sum of FCTs.
+    std::vector<uint32_t> step_flows;
+    std::vector<sim::Duration> step_unloaded, step_max_fct, step_sum_fct;
+    CriticalPath last;  // of the flow that finished last
     CollectiveRecord record;
   };
   // Which collective flow a running flow id is, and the critical path up to
   // the dependency that released it.
   struct FlowTag {
-    uint32_t item = 0;
-    uint32_t rank = 0;
+    uint32_t part = 0;
+    uint32_t lane = 0;
     uint32_t step = 0;
     CriticalPath base;
   };
-  uint32_t launch(uint32_t item, uint32_t rank, uint32_t step, sim::Time start,
+  void plan_parts(uint32_t job);
+  uint32_t launch(uint32_t part, uint32_t lane, uint32_t step, sim::Time start,
                   const CriticalPath& base);
-  // Starts rank's next step if both of its dependencies have finished.
-  void advance(uint32_t item, uint32_t rank, sim::Time now);
-  void complete(uint32_t item);
-  // Resets the per-iteration state and launches step 0 at `start`.
-  void begin_iteration(uint32_t item, sim::Time start);
+  // Starts the lane's next step if both of its dependencies have finished.
+  void advance(uint32_t part, uint32_t lane, sim::Time now);
+  void begin_part(uint32_t part, const CriticalPath& origin);
+  void begin_phase(uint32_t job, const CriticalPath& origin);
+  void part_done(uint32_t part);
+  void complete(uint32_t job);
+  // Resets the per-iteration state and launches phase 0 at `start`.
+  void begin_iteration(uint32_t job, sim::Time start);
 
   TrafficManager& tm_;
   Recorder& recorder_;
-  std::vector<Item> items_;
+  std::vector<Job> jobs_;
+  std::vector<Part> parts_;
   sim::FlatMap<FlowTag> running_;  // flow id -> collective flow, while it runs
   uint32_t finished_ = 0;
 };
