@@ -108,12 +108,21 @@ void print_breakdown(std::FILE* f, World& w, const models::CollectiveRecord& r) 
   }
 }
 
+// "AllReduce" etc., as nccl-tests names its tests.
+const char* op_label(const std::string& op) {
+  if (op == "reduce_scatter") return "ReduceScatter";
+  if (op == "all_gather") return "AllGather";
+  if (op == "all_to_all") return "AllToAll";
+  return "AllReduce";
+}
+
 void print_collectives(std::FILE* f, World& w, const analysis::RunData& d) {
   const auto& ce = w.collectives();
   for (uint32_t c = 0; c < ce.num_collectives(); ++c) {
     const auto& spec = w.config().traffic.collectives[c];
     if (!ce.is_finished(c)) {
-      std::fprintf(f, "AllReduce    %s (%s, %zu ranks, %s): NOT FINISHED\n", spec.name.c_str(),
+      std::fprintf(f, "%-12s %s (%s, %zu ranks, %s): NOT FINISHED\n",
+                   op_label(models::op_name(spec.op)), spec.name.c_str(),
                    models::algorithm_name(spec.algorithm), spec.ranks.size(),
                    sim::format_bytes(spec.size).c_str());
     }
@@ -138,10 +147,11 @@ void print_collectives(std::FILE* f, World& w, const analysis::RunData& d) {
       }
       const auto [lo, hi] = std::minmax_element(iter_us.begin(), iter_us.end());
       std::fprintf(f,
-                   "Training     %s: %zu of %u iterations, each %s compute + AllReduce: "
-                   "iteration time mean %s (min %s, max %s), AllReduce mean %s\n",
+                   "Training     %s: %zu of %u iterations, each %s compute + %s: "
+                   "iteration time mean %s (min %s, max %s), %s mean %s\n",
                    spec.name.c_str(), mine.size(), spec.iterations, dur(spec.compute).c_str(),
-                   us(analysis::mean(iter_us)).c_str(), us(*lo).c_str(), us(*hi).c_str(),
+                   op_label(models::op_name(spec.op)), us(analysis::mean(iter_us)).c_str(),
+                   us(*lo).c_str(), us(*hi).c_str(), op_label(models::op_name(spec.op)),
                    us(analysis::mean(ar_us)).c_str());
     }
     for (size_t i = 0; i < mine.size(); ++i) {
@@ -151,8 +161,8 @@ void print_collectives(std::FILE* f, World& w, const analysis::RunData& d) {
   for (const auto* rp : shown) {
     const auto& r = *rp;
     const sim::Duration t = r.finish - r.start;
-    std::fprintf(f, "AllReduce    %s (%s, %u ranks, %s): %s, ideal %s (%.3fx), %zu steps\n",
-                 r.name.c_str(), r.algorithm.c_str(), r.ranks,
+    std::fprintf(f, "%-12s %s (%s, %u ranks, %s): %s, ideal %s (%.3fx), %zu steps\n",
+                 op_label(r.op), r.name.c_str(), r.algorithm.c_str(), r.ranks,
                  sim::format_bytes(sim::Bytes(r.size_bytes)).c_str(), dur(t).c_str(),
                  dur(r.ideal).c_str(),
                  static_cast<double>(t.count_ps()) / static_cast<double>(r.ideal.count_ps()),

@@ -41,8 +41,11 @@ struct IdealFct {
   models::ForwardingTables tables;
   models::RoceConfig roce;
   models::TcpConfig tcp;
+  models::NvlinkConfig nvlink;
 
   sim::Duration operator()(const models::FlowSpec& f) const {
+    if (f.protocol == models::Protocol::kNvlink)
+      return sim::tx_time(f.size, nvlink.rate) + nvlink.latency;
     const bool is_tcp = f.protocol == models::Protocol::kTcp;
     const sim::Bytes mtu = is_tcp ? tcp.mss : roce.mtu;
     const sim::Bytes header = is_tcp ? tcp.header_bytes : models::kRoceDataHeaderBytes;
@@ -120,7 +123,7 @@ void World::build_nodes() {
 void World::build_routes() {
   const auto tables = compute_routes(cfg_, models::all_links_up(cfg_.topology));
   install_routes(tables, switches_, cfg_.topology, sim::Time::zero(), true);
-  traffic_.set_ideal_fct_fn(IdealFct{&cfg_.topology, tables, cfg_.roce, cfg_.tcp});
+  traffic_.set_ideal_fct_fn(IdealFct{&cfg_.topology, tables, cfg_.roce, cfg_.tcp, cfg_.nvlink});
 }
 
 void World::build_endpoints() {
@@ -133,6 +136,13 @@ void World::build_endpoints() {
     h->attach(models::Protocol::kTcp, *tcp);
     traffic_.set_endpoint(h->ordinal(), models::Protocol::kTcp, *tcp);
     tcps_.push_back(std::move(tcp));
+  }
+  if (cfg_.gpus_per_server > 0) {
+    const uint32_t hosts = cfg_.topology.num_hosts();
+    nvlink_ = std::make_unique<models::NvlinkFabric>(sim_, cfg_.nvlink, hosts, traffic_);
+    for (uint32_t h = 0; h < hosts; ++h) {
+      traffic_.set_endpoint(h, models::Protocol::kNvlink, nvlink_->endpoint(h));
+    }
   }
 }
 

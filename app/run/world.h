@@ -13,6 +13,7 @@
 #include "models/monitor/deadlock_detector.h"
 #include "models/monitor/recorder.h"
 #include "models/monitor/sampler.h"
+#include "models/nic/nvlink.h"
 #include "models/nic/roce_nic.h"
 #include "models/switch/switch.h"
 #include "models/tcp/tcp_stack.h"
@@ -63,6 +64,8 @@ class World {
   const std::vector<models::Host*>& hosts() const { return hosts_; }
   models::RoceNic& nic(uint32_t host) { return *nics_[host]; }
   models::TcpStack& tcp(uint32_t host) { return *tcps_[host]; }
+  // The intra-server path; null without servers.
+  const models::NvlinkFabric* nvlink() const { return nvlink_.get(); }
   const models::DeadlockDetector* deadlock_detector() const { return deadlock_.get(); }
   const RpcDriver* rpcs() const { return rpcs_.get(); }
   // Node index in the topology -> network node (same index by construction).
@@ -83,6 +86,7 @@ class World {
   std::vector<models::Host*> hosts_;       // by host ordinal
   std::vector<std::unique_ptr<models::RoceNic>> nics_;
   std::vector<std::unique_ptr<models::TcpStack>> tcps_;
+  std::unique_ptr<models::NvlinkFabric> nvlink_;  // with servers (gpus_per_server > 0)
   models::TrafficManager traffic_;
   models::CollectiveEngine collectives_;
   std::unique_ptr<models::DeadlockDetector> deadlock_;

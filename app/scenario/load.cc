@@ -3,6 +3,8 @@
 // against it). The other sections live in parse_*.cc.
 #include "app/config/load.h"
 
+#include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -44,13 +46,71 @@ bool read_links(TableReader& r, Config& c) {
 constexpr int64_t kMaxHosts = 262'144;
 constexpr int64_t kMaxLinks = 1 << 22;
 
+// `spines`, or `oversubscription` (leaf downlink over uplink capacity) from
+// which the spine count follows: down_ports * host_rate / (ratio * fabric_rate),
+// which must come out a whole number. 0 when refused (reported).
+int read_spines(TableReader& r, int down_ports, sim::BitsPerSecond host_rate,
+                sim::BitsPerSecond fabric_rate) {
+  if (r.has("spines") && r.has("oversubscription")) {
+    r.error_at("oversubscription", r.path_of("oversubscription") + " and " + r.path_of("spines") +
+                                       " both set: give one (the other follows)");
+    return 0;
+  }
+  if (!r.has("oversubscription")) {
+    return static_cast<int>(r.required<int64_t>("spines", {.min = 1, .max = 4096}));
+  }
+  const double ratio = r.required<double>("oversubscription", {.min = 1e-3, .max = 1e3});
+  const double spines = static_cast<double>(down_ports) * static_cast<double>(host_rate.count()) /
+                        (ratio * static_cast<double>(fabric_rate.count()));
+  const double whole = std::round(spines);
+  if (whole < 1 || whole > 4096 || std::abs(spines - whole) > 1e-9 * whole) {
+    r.error_at("oversubscription",
+               r.path_of("oversubscription") + " = " + std::to_string(ratio) + " needs " +
+                   std::to_string(spines) + " spines (" + std::to_string(down_ports) +
+                   " host ports x host_rate / (ratio x fabric_rate)); choose a ratio that gives "
+                   "a whole number from 1 to 4096");
+    return 0;
+  }
+  return static_cast<int>(whole);
+}
+
+models::Topology read_rail(TableReader& r) {
+  models::RailConfig c;
+  c.servers = static_cast<int>(r.required<int64_t>("servers", {.min = 1, .max = 65536}));
+  c.gpus_per_server =
+      static_cast<int>(r.optional<int64_t>("gpus_per_server", 8, {.min = 1, .max = 64}));
+  c.servers_per_leaf = static_cast<int>(
+      r.optional<int64_t>("servers_per_leaf", std::min(c.servers, 32), {.min = 1, .max = 4096}));
+  if (!read_links(r, c)) return {};  // already reported
+  if (c.servers % c.servers_per_leaf != 0) {
+    r.error_at("servers_per_leaf", r.path_of("servers_per_leaf") + " (" +
+                                       std::to_string(c.servers_per_leaf) + ") must divide " +
+                                       r.path_of("servers") + " (" + std::to_string(c.servers) +
+                                       ")");
+    return {};
+  }
+  if (int64_t{c.servers} * c.gpus_per_server > kMaxHosts) {
+    r.error_here("topology: rail of " + std::to_string(int64_t{c.servers} * c.gpus_per_server) +
+                 " hosts: at most " + std::to_string(kMaxHosts));
+    return {};
+  }
+  c.spines = read_spines(r, c.servers_per_leaf, c.host_rate, c.fabric_rate);
+  if (c.spines == 0) return {};  // already reported
+  if (int64_t{c.gpus_per_server} * c.leaves_per_rail() * c.spines > kMaxLinks) {
+    r.error_here("topology: rail with more than " + std::to_string(kMaxLinks) + " links");
+    return {};
+  }
+  return models::rail_optimised(c);
+}
+
 models::Topology read_spine_leaf(TableReader& r) {
   models::SpineLeafConfig c;
   c.leaves = static_cast<int>(r.required<int64_t>("leaves", {.min = 1, .max = 4096}));
-  c.spines = static_cast<int>(r.required<int64_t>("spines", {.min = 1, .max = 4096}));
   c.hosts_per_leaf =
       static_cast<int>(r.required<int64_t>("hosts_per_leaf", {.min = 1, .max = 4096}));
   if (!read_links(r, c)) return {};  // already reported
+  c.spines = read_spines(r, c.hosts_per_leaf, c.host_rate, c.fabric_rate);
+  if (c.spines == 0) return {};  // already reported
   // Each dimension is bounded; their products must be too, or a 4096^3
   // fabric is built (and routed) for minutes before anything says no.
   const int64_t hosts = int64_t{c.leaves} * c.hosts_per_leaf;
@@ -123,7 +183,8 @@ models::Topology read_explicit(TableReader& r) {
 }
 
 models::Topology read_topology(TableReader r, const std::string& scenario_file) {
-  const std::string kind = r.choice("kind", {"spine_leaf", "ring", "fat_tree", "explicit", "hpcc"});
+  const std::string kind =
+      r.choice("kind", {"spine_leaf", "rail", "ring", "fat_tree", "explicit", "hpcc"});
   models::Topology t;
   try {
     if (kind == "hpcc") {  // the HPCC simulator's topology.txt, relative to the scenario
@@ -136,6 +197,7 @@ models::Topology read_topology(TableReader r, const std::string& scenario_file) 
       t = read_hpcc_topology(f.string());
     }
     if (kind == "spine_leaf") t = read_spine_leaf(r);
+    if (kind == "rail") t = read_rail(r);
     if (kind == "ring") t = read_ring(r);
     if (kind == "fat_tree") t = read_fat_tree(r);
     if (kind == "explicit") t = read_explicit(r);
@@ -145,6 +207,30 @@ models::Topology read_topology(TableReader r, const std::string& scenario_file) 
     return {};
   }
   return t;
+}
+
+// Servers of GPUs: topology.gpus_per_server consecutive hosts form a server
+// (a rail topology is built that way; on other kinds the key says so), and
+// the GPUs of a server reach each other over NVLink ([nvlink], models/nic/nvlink.h).
+void read_servers(TableReader topo, std::optional<TableReader> nvlink, ScenarioConfig& s) {
+  const bool rail = topo.raw()["kind"].value_or(std::string()) == "rail";
+  const auto g = topo.optional<int64_t>("gpus_per_server", rail ? 8 : 0, {.min = 0, .max = 64});
+  const uint32_t hosts = s.topology.num_hosts();
+  if (g > 0 && hosts % g != 0) {
+    topo.error_at("gpus_per_server", topo.path_of("gpus_per_server") + " (" + std::to_string(g) +
+                                         ") must divide the " + std::to_string(hosts) + " hosts");
+    return;
+  }
+  s.gpus_per_server = static_cast<uint32_t>(g);
+  if (!nvlink) return;
+  if (g == 0) {
+    nvlink->error_here("[nvlink] needs servers: set topology.gpus_per_server");
+    return;
+  }
+  s.nvlink.rate =
+      nvlink->optional<sim::BitsPerSecond>("rate", s.nvlink.rate, {.min = sim::BitsPerSecond(1)});
+  s.nvlink.latency =
+      nvlink->optional<sim::Duration>("latency", s.nvlink.latency, {.min = sim::Duration::zero()});
 }
 
 std::string read_text(const std::string& path) {
@@ -170,6 +256,8 @@ ScenarioConfig load_scenario(const std::string& path, const std::vector<std::str
     if (diag.empty()) root.table("topology").error_here("topology: no nodes");
     diag.raise_if_any();
   }
+  read_servers(root.table("topology"), root.optional_table("nvlink"), s);
+  s.nvlink.gpus_per_server = std::max<uint32_t>(1, s.gpus_per_server);
   Names names(s.topology);
   read_routing(root.optional_table("routing"), names, s.routing);
   read_switch(root, s);

@@ -225,11 +225,25 @@ void read_traffic(std::optional<TableReader> r, Names& names, ScenarioConfig& s)
 void read_collectives(TableReader& root, Names& names, ScenarioConfig& s) {
   for (TableReader f : root.array_of_tables("collective")) {
     models::CollectiveSpec c;
-    c.name =
-        f.optional<std::string>("name", "allreduce" + std::to_string(s.traffic.collectives.size()));
-    const std::string alg = f.choice("algorithm", {"ring", "halving_doubling"}, "ring");
-    c.algorithm = alg == "ring" ? models::CollectiveAlgorithm::kRing
-                                : models::CollectiveAlgorithm::kHalvingDoubling;
+    const std::string op =
+        f.choice("op", {"allreduce", "reduce_scatter", "all_gather", "all_to_all"}, "allreduce");
+    c.op = op == "allreduce"        ? models::CollectiveOp::kAllReduce
+           : op == "reduce_scatter" ? models::CollectiveOp::kReduceScatter
+           : op == "all_gather"     ? models::CollectiveOp::kAllGather
+                                    : models::CollectiveOp::kAllToAll;
+    c.name = f.optional<std::string>("name", op + std::to_string(s.traffic.collectives.size()));
+    std::string alg;
+    if (c.op == models::CollectiveOp::kAllReduce) {
+      alg = f.choice("algorithm", {"ring", "halving_doubling", "hierarchical"}, "ring");
+    } else if (c.op == models::CollectiveOp::kAllToAll) {
+      alg = f.choice("algorithm", {"direct"}, "direct");
+    } else {
+      alg = f.choice("algorithm", {"ring"}, "ring");
+    }
+    c.algorithm = alg == "ring"               ? models::CollectiveAlgorithm::kRing
+                  : alg == "halving_doubling" ? models::CollectiveAlgorithm::kHalvingDoubling
+                  : alg == "hierarchical"     ? models::CollectiveAlgorithm::kHierarchical
+                                              : models::CollectiveAlgorithm::kDirect;
     c.ranks = names.hosts(f, "hosts", true);
     c.size = read_size(f);
     c.start = read_start(f);
@@ -237,16 +251,36 @@ void read_collectives(TableReader& root, Names& names, ScenarioConfig& s) {
         static_cast<uint32_t>(f.optional<int64_t>("iterations", 1, {.min = 1, .max = 1'000'000}));
     c.compute =
         f.optional<sim::Duration>("compute", sim::Duration::zero(), {.min = sim::Duration::zero()});
+    c.channels = static_cast<uint32_t>(f.optional<int64_t>("channels", 1, {.min = 1, .max = 64}));
     c.cls = read_flow_class(f, "roce");
     const size_t n = c.ranks.size();
     check_hosts(f, "hosts", c.ranks, 2, names.topology());
-    if (n >= 2 && c.size.count() < static_cast<int64_t>(n)) {
-      f.error_at("size", f.path_of("size") + " must be at least one byte per rank (" +
-                             std::to_string(n) + " B)");
+    if (n >= 2 && c.size.count() < static_cast<int64_t>(n) * c.channels) {
+      f.error_at("size", f.path_of("size") + " must be at least one byte per rank and channel (" +
+                             std::to_string(n * c.channels) + " B)");
     }
     if (c.algorithm == models::CollectiveAlgorithm::kHalvingDoubling && (n & (n - 1)) != 0) {
       f.error_at("hosts",
                  "halving_doubling needs a power-of-two number of hosts, got " + std::to_string(n));
+    }
+    if (c.algorithm == models::CollectiveAlgorithm::kHierarchical) {
+      const uint32_t g = s.gpus_per_server;
+      bool whole_servers = g >= 2 && n % g == 0 && n / g >= 2;
+      // Rank i*g + j must be GPU j of one server, the servers distinct.
+      for (size_t i = 0; whole_servers && i < n; ++i) {
+        whole_servers = c.ranks[i] % g == i % g && c.ranks[i] / g == c.ranks[i - i % g] / g;
+      }
+      if (!whole_servers) {
+        f.error_at("algorithm",
+                   "hierarchical needs topology.gpus_per_server >= 2 (now " + std::to_string(g) +
+                       ") and hosts that are whole servers, at least 2, each listed GPU 0 first "
+                       "(" +
+                       std::to_string(n) + " hosts given)");
+      }
+      c.local_size = g;
+      c.local_cls = c.cls;
+      c.local_cls.protocol = models::Protocol::kNvlink;
+      c.local_rate = s.nvlink.rate;
     }
     if (n >= 2) c.link_rate = host_rate(names.topology(), c.ranks[0]);
     s.traffic.collectives.push_back(std::move(c));

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "models/core/host_rx.h"
+#include "models/nic/nvlink.h"
 #include "models/nic/roce_config.h"
 #include "models/switch/switch_config.h"
 #include "models/tcp/tcp_config.h"
@@ -128,6 +129,10 @@ struct ScenarioConfig {
   sim::Duration drain = sim::Duration::us(100);    // keep running after done (XON, ACKs)
 
   models::Topology topology;
+  // topology.gpus_per_server: hosts [s*g, s*g+g) are the GPUs of server s,
+  // joined by NVLink (0: no servers, every host stands alone).
+  uint32_t gpus_per_server = 0;
+  models::NvlinkConfig nvlink;
   RoutingConfig routing;
   models::SwitchConfig switch_config;
   bool pfc_enabled = true;

@@ -22,11 +22,12 @@ enum class PacketKind : uint8_t {
   kTcpAck,    // TCP ACK, ack = next expected byte, ece = ECN echo
 };
 
-// Which endpoint transport handles a packet at a host.
-enum class Protocol : uint8_t { kNone = 0, kRoce = 1, kTcp = 2 };
+// Which endpoint transport handles a packet at a host. kNvlink flows never
+// become packets: they run on the intra-server fast path (models/nic/nvlink.h).
+enum class Protocol : uint8_t { kNone = 0, kRoce = 1, kTcp = 2, kNvlink = 3 };
 
 inline constexpr sim::Bytes kPauseFrameBytes{64};  // minimum Ethernet frame
-inline constexpr int kMaxProtocols = 3;
+inline constexpr int kMaxProtocols = 4;
 
 struct Packet {
   uint64_t id = 0;

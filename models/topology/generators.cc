@@ -72,6 +72,50 @@ Topology spine_leaf(const SpineLeafConfig& cfg) {
   return b.done();
 }
 
+double RailConfig::oversubscription() const {
+  const double down =
+      static_cast<double>(servers_per_leaf) * static_cast<double>(host_rate.count());
+  const double up = static_cast<double>(spines) * static_cast<double>(fabric_rate.count());
+  return down / up;
+}
+
+Topology rail_optimised(const RailConfig& cfg) {
+  require(cfg.servers >= 1 && cfg.gpus_per_server >= 1 && cfg.servers_per_leaf >= 1 &&
+              cfg.spines >= 1 && cfg.servers % cfg.servers_per_leaf == 0,
+          "rail: need servers >= 1, gpus_per_server >= 1, spines >= 1 and servers_per_leaf "
+          "dividing servers");
+  const int g = cfg.gpus_per_server;
+  const int per_rail = cfg.leaves_per_rail();
+  const int leaves = g * per_rail;
+  Builder b;
+  for (int r = 0; r < g; ++r) {
+    for (int j = 0; j < per_rail; ++j) {
+      b.node(numbered(numbered("rail", r) + "_leaf", j), NodeKind::kSwitch, 1);
+    }
+  }
+  for (int s = 0; s < cfg.spines; ++s) b.node(numbered("spine", s), NodeKind::kSwitch, 2);
+  const int hosts = cfg.servers * g;
+  const auto host0 = static_cast<uint32_t>(leaves + cfg.spines);
+  for (int h = 0; h < hosts; ++h) b.node(numbered("h", h), NodeKind::kHost, 0);
+  // Leaf (rail r, j): GPU r of servers j * servers_per_leaf .. in host order.
+  for (int r = 0; r < g; ++r) {
+    for (int j = 0; j < per_rail; ++j) {
+      const auto leaf = static_cast<uint32_t>(r * per_rail + j);
+      for (int k = 0; k < cfg.servers_per_leaf; ++k) {
+        const int server = j * cfg.servers_per_leaf + k;
+        b.link(leaf, host0 + static_cast<uint32_t>(server * g + r), cfg.host_rate, cfg.host_delay);
+      }
+    }
+  }
+  for (int l = 0; l < leaves; ++l) {
+    for (int s = 0; s < cfg.spines; ++s) {
+      b.link(static_cast<uint32_t>(l), static_cast<uint32_t>(leaves + s), cfg.fabric_rate,
+             cfg.fabric_delay);
+    }
+  }
+  return b.done();
+}
+
 Topology fat_tree(const FatTreeConfig& cfg) {
   const int k = cfg.k;
   require(k >= 2 && k % 2 == 0, numbered("fat_tree: k must be even and >= 2, got ", k));

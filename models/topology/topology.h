@@ -120,6 +120,30 @@ struct SpineLeafConfig {
 };
 Topology spine_leaf(const SpineLeafConfig& cfg);
 
+// Rail-optimised leaf-spine of an AI cluster (NVIDIA DGX SuperPOD style):
+// `servers` servers of `gpus_per_server` GPUs, each GPU a host with its own
+// NIC; GPU g of every server is on rail g, and rail g has its own leaves
+// (servers_per_leaf servers each), so ring and tree neighbours of the same
+// local rank are one leaf apart. Every leaf links once to every spine.
+// Hosts are numbered server-major: host s * gpus_per_server + g is GPU g of
+// server s (named h<n>). Nodes: rail<g>_leaf<j> (leaf g * leaves_per_rail + j),
+// spine0.., then the hosts.
+struct RailConfig {
+  int servers = 16;
+  int gpus_per_server = 8;
+  int servers_per_leaf = 16;  // divides servers
+  int spines = 8;
+  sim::BitsPerSecond host_rate;
+  sim::BitsPerSecond fabric_rate;
+  sim::Duration host_delay;
+  sim::Duration fabric_delay;
+
+  int leaves_per_rail() const { return servers / servers_per_leaf; }
+  // servers_per_leaf * host_rate / (spines * fabric_rate).
+  double oversubscription() const;
+};
+Topology rail_optimised(const RailConfig& cfg);
+
 // Standard 3-tier k-ary fat-tree: k pods of k/2 edge + k/2 aggregation switches,
 // (k/2)^2 cores, k^3/4 hosts; every link at `rate` and `delay`. Edge i of pod p
 // hosts h(p*(k/2)^2 + i*k/2 + j); agg i of every pod links to cores i*k/2 .. i*k/2+k/2-1.

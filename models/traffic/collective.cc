@@ -305,7 +305,8 @@ void CollectiveEngine::plan_parts(uint32_t job) {
     p.members = std::move(members);
     p.size = size;
     p.cls = cls;
-    p.rate = rate;
+    // The channels share the path, so each flow's bandwidth term is at rate / C.
+    p.rate = sim::BitsPerSecond(std::max<int64_t>(1, rate.count() / spec.channels));
     p.channels = spec.channels;
     p.steps = collective_detail::schedule_steps(sc, p.n);
     j.phases.resize(phase + 1);

@@ -180,7 +180,7 @@ class CollectiveEngine final : public FlowObserver {
     std::vector<uint32_t> step;
     std::vector<bool> sent;
     std::vector<bool> received;
-    sim::BitsPerSecond rate;  // per-rank rate of the path, for the bandwidth term
+    sim::BitsPerSecond rate;  // per-rank rate of the path / channels: the bandwidth term
     // Critical path: per lane, that of its latest finished send; per
     // (lane, step) received and not yet consumed by the lane's next launch,
     // that of the incoming flow.

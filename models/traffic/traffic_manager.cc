@@ -13,6 +13,8 @@ const char* protocol_name(Protocol p) {
       return "roce";
     case Protocol::kTcp:
       return "tcp";
+    case Protocol::kNvlink:
+      return "nvlink";
     case Protocol::kNone:
       break;
   }

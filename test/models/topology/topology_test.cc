@@ -179,3 +179,54 @@ TEST(TopologyValidate, RejectsUnknownNodeAndBadTier) {
 
 }  // namespace
 }  // namespace xoff::models
+
+namespace xoff::models {
+namespace {
+using namespace topo_test;
+
+RailConfig rail_cfg() {
+  RailConfig c;
+  c.servers = 4;
+  c.gpus_per_server = 8;
+  c.servers_per_leaf = 2;
+  c.spines = 4;
+  c.host_rate = 400_Gbps;
+  c.fabric_rate = 400_Gbps;
+  c.host_delay = 1_us;
+  c.fabric_delay = 1_us;
+  return c;
+}
+
+TEST(TopologyRail, GpuGOfEveryServerIsOnRailG) {
+  const Topology t = rail_optimised(rail_cfg());
+  // 4 servers x 8 GPUs = 32 hosts; 8 rails x 2 leaves = 16 leaves; 4 spines:
+  // 52 nodes; 32 host links + 16 x 4 leaf-spine links = 96 links.
+  EXPECT_EQ(t.num_hosts(), 32u);
+  EXPECT_EQ(t.nodes.size(), 52u);
+  EXPECT_EQ(t.links.size(), 96u);
+  // Host 8 s + g is GPU g of server s: h13 = server 1, GPU 5 -> rail 5, leaf 0
+  // (servers 0 and 1), its second host port (after server 0's GPU 5, h5).
+  const uint32_t leaf = node(t, "rail5_leaf0");
+  EXPECT_EQ(t.peer(leaf, 0).node, node(t, "h5"));
+  EXPECT_EQ(t.peer(leaf, 1).node, node(t, "h13"));
+  EXPECT_EQ(t.peer(leaf, 2).node, node(t, "spine0"));  // then the uplinks
+  EXPECT_EQ(t.num_ports(leaf), 6);
+  // Server 2's GPU 5 (h21) is on rail 5's second leaf.
+  EXPECT_EQ(t.peer(node(t, "h21"), 0).node, node(t, "rail5_leaf1"));
+  // Host ordinals follow node order: h21 is ordinal 21.
+  EXPECT_EQ(t.host_ordinal(node(t, "h21")), 21u);
+  EXPECT_EQ(t.nodes[node(t, "spine3")].tier, 2);
+}
+
+TEST(TopologyRail, OversubscriptionIsServersPerLeafOverSpines) {
+  RailConfig c = rail_cfg();
+  EXPECT_DOUBLE_EQ(c.oversubscription(), 0.5);  // 2 x 400G down / (4 x 400G up)
+  c.servers_per_leaf = 4;
+  c.spines = 1;
+  EXPECT_DOUBLE_EQ(c.oversubscription(), 4.0);  // 4 x 400G / 400G
+  c.servers_per_leaf = 3;                       // does not divide 4 servers
+  EXPECT_THROW(rail_optimised(c), TopologyError);
+}
+
+}  // namespace
+}  // namespace xoff::models

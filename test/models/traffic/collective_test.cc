@@ -225,5 +225,135 @@ TEST(CollectiveEngine, LazyFlowsFollowThePlannedDependencies) {
   expect_follows_plan(CollectiveAlgorithm::kHalvingDoubling);
 }
 
+CollectiveSpec op_spec(CollectiveOp op, CollectiveAlgorithm algo, uint32_t ranks, int64_t size) {
+  CollectiveSpec s = allreduce(algo, ranks, size);
+  s.op = op;
+  s.name = op_name(op);
+  return s;
+}
+
+// Reduce-scatter and all-gather are the two halves of the ring: 7 steps of
+// 64e6 / 8 = 8e6 B (640 us at 100G) + 1 us = 4.487 ms; ideal 7/8 x 64e6 x 8 /
+// 100e9 = 4.48 ms. nccl-tests: busbw = algbw x 7/8.
+TEST(RingHalves, ReduceScatterAndAllGatherTakeNMinusOneSteps) {
+  for (CollectiveOp op : {CollectiveOp::kReduceScatter, CollectiveOp::kAllGather}) {
+    Bench b;
+    b.engine.add(op_spec(op, CollectiveAlgorithm::kRing, 8, kSize));
+    b.sim.run();
+    ASSERT_EQ(b.rec.collectives.size(), 1u);
+    const CollectiveRecord& r = b.rec.collectives[0];
+    EXPECT_EQ(r.op, op_name(op));
+    EXPECT_EQ(r.ideal.count_ps(), 4'480'000'000);
+    EXPECT_EQ(r.step_times.size(), 7u);
+    EXPECT_EQ((r.finish - r.start).count_ps(), 4'487'000'000);
+    EXPECT_EQ(b.tm.num_flows(), 56u);
+  }
+  // All-gather step j sends chunk r + 1 - j: rank 0's first send is chunk 1,
+  // the one the reduce-scatter left fully reduced there.
+  const auto plan =
+      collective_flows(op_spec(CollectiveOp::kAllGather, CollectiveAlgorithm::kRing, 8, 800));
+  EXPECT_EQ(plan[0].spec.dst, 1u);
+  EXPECT_EQ(plan[8].after, (std::vector<uint32_t>{0, 7}));
+}
+
+// All-to-all: every rank sends 8e6 B to each of the 7 others, all at once;
+// the fake NIC sends them one after the other: 7 x 640 us + 1 us = 4.481 ms
+// (ideal 4.48 ms). The shift-k flows go to rank r + k + 1.
+TEST(AllToAll, EveryPairAtOnceBoundByTheSendersLink) {
+  Bench b;
+  b.engine.add(op_spec(CollectiveOp::kAllToAll, CollectiveAlgorithm::kDirect, 8, kSize));
+  EXPECT_EQ(b.tm.num_flows(), 56u);  // no dependencies: all generated at the start
+  b.sim.run();
+  const CollectiveRecord& r = b.rec.collectives.at(0);
+  EXPECT_EQ(r.algorithm, "direct");
+  EXPECT_EQ(r.ideal.count_ps(), 4'480'000'000);
+  EXPECT_EQ((r.finish - r.start).count_ps(), 4'481'000'000);
+  sim::Duration sum;
+  for (const auto& d : r.step_times) sum += d;
+  EXPECT_EQ(sum, r.finish - r.start);                         // overlapping steps still add up
+  const FlowSpec& f = b.tm.spec(b.engine.first_flow(0) + 2);  // rank 0, shift 3
+  EXPECT_EQ(f.src, 0u);
+  EXPECT_EQ(f.dst, 3u);
+  EXPECT_EQ(f.size.count(), 8'000'000);
+}
+
+// Two channels split 64e6 B into two rings of 32e6 B: each flow is 4e6 B
+// (320 us). The fake NIC is FIFO, so channel 1's step k fills the wire while
+// channel 0 waits for its step k to land: the NIC never idles and the 28
+// flows end at 28 x 320 us + 1 us = 8.961 ms, 13 us less than one channel's
+// 14 x 641 us (the per-step latency is hidden behind the other channel).
+TEST(Channels, TwoRingsHideTheStepLatencyOfOne) {
+  Bench b;
+  CollectiveSpec s = allreduce(CollectiveAlgorithm::kRing, 8, kSize);
+  s.channels = 2;
+  b.engine.add(s);
+  EXPECT_EQ(b.engine.planned_flows(0), 224u);  // 2 x 14 steps x 8 ranks
+  b.sim.run();
+  const CollectiveRecord& r = b.rec.collectives.at(0);
+  EXPECT_EQ((r.finish - r.start).count_ps(), 8'961'000'000);
+  EXPECT_EQ(r.ideal.count_ps(), 8'960'000'000);
+  EXPECT_EQ(b.tm.spec(b.engine.first_flow(0)).size.count(), 4'000'000);
+  EXPECT_EQ(b.tm.spec(b.engine.first_flow(0) + 1).name, "allreduce/c0/s0/r1");
+  EXPECT_EQ(b.tm.spec(b.engine.first_flow(0) + 8).name, "allreduce/c1/s0/r0");
+}
+
+// Hierarchical over 2 servers of 8 GPUs, NVLink (fake, 800G, 1 us) inside and
+// the 100G NICs between. Phase 0: reduce-scatter of 64e6 B in each server,
+// 7 steps of 8e6 B = 80 us + 1 us = 567 us. Phase 1: 8 rail rings of 2 ranks
+// on 8e6 B, 2 steps of 4e6 B = 320 us + 1 us = 642 us. Phase 2: all-gather
+// as phase 0, 567 us. Total 1.776 ms. Ideal: 2 x 7/8 x 64e6 x 8 / 800e9 =
+// 1.12 ms plus 2 x 1/2 x (64e6 / 8) x 8 / 100e9 = 640 us: 1.76 ms, and the
+// run is that plus one 1 us latency per step (16 steps).
+TEST(Hierarchical, IntraServerOverNvlinkThenRailRingsThenIntraServer) {
+  sim::Simulator sim;
+  MemoryRecorder rec;
+  TrafficManager tm{sim, rec, 16};
+  FakeFabric nics{sim, 16, 100_Gbps, 1_us};
+  FakeFabric nvlink{sim, 16, 800_Gbps, 1_us};
+  nics.attach(tm);
+  nvlink.attach(tm, Protocol::kNvlink);
+  CollectiveEngine engine{tm, rec};
+  CollectiveSpec s = allreduce(CollectiveAlgorithm::kHierarchical, 16, kSize);
+  s.local_size = 8;
+  s.local_cls.protocol = Protocol::kNvlink;
+  s.local_rate = 800_Gbps;
+  engine.add(s);
+  sim.run();
+  const CollectiveRecord& r = rec.collectives.at(0);
+  EXPECT_EQ(r.algorithm, "hierarchical");
+  EXPECT_EQ(r.ideal.count_ps(), 1'760'000'000);
+  EXPECT_EQ((r.finish - r.start).count_ps(), 1'776'000'000);
+  ASSERT_EQ(r.step_times.size(), 16u);  // 7 + 2 + 7
+  EXPECT_EQ(r.step_times[6].count_ps(), 81'000'000);
+  EXPECT_EQ(r.step_times[7].count_ps(), 321'000'000);
+  EXPECT_EQ(tm.num_flows(), 256u);  // 2 x 8 x 7 + 8 x 2 x 2 + 2 x 8 x 7
+  int nv = 0;
+  for (uint32_t id = 0; id < tm.num_flows(); ++id) {
+    const FlowSpec& f = tm.spec(id);
+    if (f.protocol == Protocol::kNvlink) {
+      ++nv;
+      EXPECT_EQ(f.src / 8, f.dst / 8) << f.name;  // never leaves the server
+    } else {
+      EXPECT_EQ(f.src % 8, f.dst % 8) << f.name;  // rail ring: same local index
+      EXPECT_NE(f.src / 8, f.dst / 8) << f.name;
+    }
+  }
+  EXPECT_EQ(nv, 224);
+  // The critical path runs through all three phases: 7 + 2 + 7 flows.
+  EXPECT_EQ(r.path_flows, 16u);
+}
+
+TEST(Hierarchical, RefusesRanksThatAreNotWholeServers) {
+  CollectiveSpec s = allreduce(CollectiveAlgorithm::kHierarchical, 12, kSize);
+  s.local_size = 8;  // 12 ranks are not whole servers of 8
+  s.local_rate = 800_Gbps;
+  EXPECT_THROW(validate_collective(s), TrafficError);
+  s.local_size = 12;  // one server only: nothing between servers
+  EXPECT_THROW(validate_collective(s), TrafficError);
+  s.local_size = 4;
+  s.op = CollectiveOp::kAllGather;  // hierarchical is for allreduce
+  EXPECT_THROW(validate_collective(s), TrafficError);
+}
+
 }  // namespace
 }  // namespace xoff::models
