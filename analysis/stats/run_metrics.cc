@@ -53,7 +53,7 @@ CollectiveBreakdown collective_breakdown(const models::CollectiveRecord& c) {
 BusBandwidth bus_bandwidth(const models::CollectiveRecord& c) {
   BusBandwidth b;
   const double t = (c.finish - c.start).to_us() * 1e-6;
-  if (t <= 0 || c.ranks == 0) return b;
+  if (t <= 0 || c.ranks == 0 || c.op == "workload") return b;
   b.algbw_gbs = static_cast<double>(c.size_bytes) / t / 1e9;
   const double factor = c.op == "allreduce" ? 2.0 : 1.0;
   b.busbw_gbs = b.algbw_gbs * factor * (c.ranks - 1) / c.ranks;

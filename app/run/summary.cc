@@ -113,6 +113,7 @@ const char* op_label(const std::string& op) {
   if (op == "reduce_scatter") return "ReduceScatter";
   if (op == "all_gather") return "AllGather";
   if (op == "all_to_all") return "AllToAll";
+  if (op == "workload") return "Workload";
   return "AllReduce";
 }
 
@@ -146,12 +147,12 @@ void print_collectives(std::FILE* f, World& w, const analysis::RunData& d) {
         prev = r->finish;
       }
       const auto [lo, hi] = std::minmax_element(iter_us.begin(), iter_us.end());
+      const char* what = spec.workload.empty() ? op_label(models::op_name(spec.op)) : "Workload";
       std::fprintf(f,
                    "Training     %s: %zu of %u iterations, each %s compute + %s: "
                    "iteration time mean %s (min %s, max %s), %s mean %s\n",
-                   spec.name.c_str(), mine.size(), spec.iterations, dur(spec.compute).c_str(),
-                   op_label(models::op_name(spec.op)), us(analysis::mean(iter_us)).c_str(),
-                   us(*lo).c_str(), us(*hi).c_str(), op_label(models::op_name(spec.op)),
+                   spec.name.c_str(), mine.size(), spec.iterations, dur(spec.compute).c_str(), what,
+                   us(analysis::mean(iter_us)).c_str(), us(*lo).c_str(), us(*hi).c_str(), what,
                    us(analysis::mean(ar_us)).c_str());
     }
     for (size_t i = 0; i < mine.size(); ++i) {
@@ -168,6 +169,11 @@ void print_collectives(std::FILE* f, World& w, const analysis::RunData& d) {
                  static_cast<double>(t.count_ps()) / static_cast<double>(r.ideal.count_ps()),
                  r.step_times.size());
     // nccl-tests' figures; the line rate is the busbw of the ideal time.
+    // A workload mixes collectives: none apply.
+    if (r.op == "workload") {
+      print_breakdown(f, w, r);
+      continue;
+    }
     const analysis::BusBandwidth bw = analysis::bus_bandwidth(r);
     const double line =
         bw.busbw_gbs * static_cast<double>(t.count_ps()) / static_cast<double>(r.ideal.count_ps());

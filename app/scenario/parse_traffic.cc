@@ -8,6 +8,7 @@
 #include "app/scenario/data_dirs.h"
 #include "app/scenario/flow_file.h"
 #include "app/scenario/parse.h"
+#include "app/scenario/workload_file.h"
 
 namespace xoff::app {
 namespace {
@@ -245,7 +246,21 @@ void read_collectives(TableReader& root, Names& names, ScenarioConfig& s) {
                   : alg == "hierarchical"     ? models::CollectiveAlgorithm::kHierarchical
                                               : models::CollectiveAlgorithm::kDirect;
     c.ranks = names.hosts(f, "hosts", true);
-    c.size = read_size(f);
+    if (f.has("workload")) {  // a training job's steps from a file
+      if (f.has("size"))
+        f.error_at("size",
+                   f.path_of("size") + " and a workload both set: the workload gives the sizes");
+      const std::string rel = f.required<std::string>("workload");
+      const fs::path p =
+          fs::path(rel).is_absolute() ? fs::path(rel) : fs::path(s.file).parent_path() / rel;
+      const std::string format = f.choice("format", {"xoff", "astra"}, "xoff");
+      const auto cycle = f.optional<sim::Duration>(
+          "cycle", sim::Duration::ns(1), {.min = sim::Duration::ps(1), .max = sim::Duration::s(1)});
+      if (!rel.empty()) c.workload = read_workload_file(p.string(), format, cycle);
+      c.size = sim::Bytes(0);
+    } else {
+      c.size = read_size(f);
+    }
     c.start = read_start(f);
     c.iterations =
         static_cast<uint32_t>(f.optional<int64_t>("iterations", 1, {.min = 1, .max = 1'000'000}));
@@ -255,7 +270,7 @@ void read_collectives(TableReader& root, Names& names, ScenarioConfig& s) {
     c.cls = read_flow_class(f, "roce");
     const size_t n = c.ranks.size();
     check_hosts(f, "hosts", c.ranks, 2, names.topology());
-    if (n >= 2 && c.size.count() < static_cast<int64_t>(n) * c.channels) {
+    if (n >= 2 && c.workload.empty() && c.size.count() < static_cast<int64_t>(n) * c.channels) {
       f.error_at("size", f.path_of("size") + " must be at least one byte per rank and channel (" +
                              std::to_string(n * c.channels) + " B)");
     }
@@ -263,7 +278,12 @@ void read_collectives(TableReader& root, Names& names, ScenarioConfig& s) {
       f.error_at("hosts",
                  "halving_doubling needs a power-of-two number of hosts, got " + std::to_string(n));
     }
-    if (c.algorithm == models::CollectiveAlgorithm::kHierarchical) {
+    bool local = c.algorithm == models::CollectiveAlgorithm::kHierarchical;
+    for (const auto& w : c.workload) {
+      local = local || w.group != models::WorkloadGroup::kAll ||
+              w.algorithm == models::CollectiveAlgorithm::kHierarchical;
+    }
+    if (local) {
       const uint32_t g = s.gpus_per_server;
       bool whole_servers = g >= 2 && n % g == 0 && n / g >= 2;
       // Rank i*g + j must be GPU j of one server, the servers distinct.
@@ -271,8 +291,10 @@ void read_collectives(TableReader& root, Names& names, ScenarioConfig& s) {
         whole_servers = c.ranks[i] % g == i % g && c.ranks[i] / g == c.ranks[i - i % g] / g;
       }
       if (!whole_servers) {
-        f.error_at("algorithm",
-                   "hierarchical needs topology.gpus_per_server >= 2 (now " + std::to_string(g) +
+        f.error_at(c.workload.empty() ? "algorithm" : "workload",
+                   "hierarchical (and workload groups server, rail) need topology.gpus_per_server "
+                   ">= 2 (now " +
+                       std::to_string(g) +
                        ") and hosts that are whole servers, at least 2, each listed GPU 0 first "
                        "(" +
                        std::to_string(n) + " hosts given)");
@@ -283,6 +305,13 @@ void read_collectives(TableReader& root, Names& names, ScenarioConfig& s) {
       c.local_rate = s.nvlink.rate;
     }
     if (n >= 2) c.link_rate = host_rate(names.topology(), c.ranks[0]);
+    if (!c.workload.empty() && n >= 2) {
+      try {  // what only the whole workload shows (groups, sizes per rank)
+        models::validate_collective(c);
+      } catch (const models::TrafficError& e) {
+        f.error_at("workload", e.what());
+      }
+    }
     s.traffic.collectives.push_back(std::move(c));
   }
 }

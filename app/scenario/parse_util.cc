@@ -70,16 +70,37 @@ std::vector<uint32_t> Names::listed_hosts(config::TableReader& r, std::string_vi
     if (required) r.required<std::string>(key);  // reports the missing key
     return out;
   }
+  // "first..last": the hosts with ordinals first..last (in topology order).
+  const auto range = [&](const std::string& text) {
+    const size_t dots = text.find("..");
+    const auto a = host_name(r, key, text.substr(0, dots));
+    const auto b = host_name(r, key, text.substr(dots + 2));
+    if (!a || !b) return;
+    if (*b < *a) {
+      r.error_at(key, r.path_of(key) + ": range \"" + text + "\" runs backwards");
+      return;
+    }
+    for (uint32_t h = *a; h <= *b; ++h) out.push_back(h);
+  };
   if (r.raw()[key].is_string()) {
-    if (r.required<std::string>(key) != "all") {
-      r.error_at(key, "expected \"all\" or an array of host names");
+    const std::string text = r.required<std::string>(key);
+    if (text.find("..") != std::string::npos) {
+      range(text);
+      return out;
+    }
+    if (text != "all") {
+      r.error_at(key, "expected \"all\", a range \"h0..h7\" or an array of host names");
       return out;
     }
     for (uint32_t h = 0; h < topo_.num_hosts(); ++h) out.push_back(h);
     return out;
   }
   for (const std::string& name : r.array<std::string>(key)) {
-    if (auto h = host_name(r, key, name)) out.push_back(*h);
+    if (name.find("..") != std::string::npos) {
+      range(name);
+    } else if (auto h = host_name(r, key, name)) {
+      out.push_back(*h);
+    }
   }
   return out;
 }

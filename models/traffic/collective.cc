@@ -149,31 +149,110 @@ void validate_collective(const CollectiveSpec& spec) {
   std::sort(sorted.begin(), sorted.end());
   if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end())
     fail("a host is listed twice in ranks");
-  if (spec.size.count() < static_cast<int64_t>(n) * spec.channels)
-    fail("size must be at least 1 byte per rank and channel");
   if (spec.link_rate.count() <= 0) fail("link rate must be > 0");
-  const bool allreduce = spec.op == CollectiveOp::kAllReduce;
-  switch (spec.algorithm) {
-    case CollectiveAlgorithm::kRing:
-      if (spec.op == CollectiveOp::kAllToAll) fail("all_to_all runs direct, not as a ring");
-      break;
-    case CollectiveAlgorithm::kHalvingDoubling:
-      if (!allreduce) fail("halving_doubling is an allreduce algorithm");
-      if (!std::has_single_bit(n))
-        fail("halving-doubling needs a power-of-two number of ranks, got " + std::to_string(n));
-      break;
-    case CollectiveAlgorithm::kHierarchical:
-      if (!allreduce) fail("hierarchical is an allreduce algorithm");
-      if (spec.local_size < 2 || n % spec.local_size != 0 || n / spec.local_size < 2) {
-        fail("hierarchical needs at least 2 servers of local_size >= 2 ranks each (" +
-             std::to_string(n) + " ranks, local_size " + std::to_string(spec.local_size) + ")");
+  if (spec.workload.empty()) {
+    if (spec.size.count() < static_cast<int64_t>(n) * spec.channels)
+      fail("size must be at least 1 byte per rank and channel");
+    const bool allreduce = spec.op == CollectiveOp::kAllReduce;
+    switch (spec.algorithm) {
+      case CollectiveAlgorithm::kRing:
+        if (spec.op == CollectiveOp::kAllToAll) fail("all_to_all runs direct, not as a ring");
+        break;
+      case CollectiveAlgorithm::kHalvingDoubling:
+        if (!allreduce) fail("halving_doubling is an allreduce algorithm");
+        if (!std::has_single_bit(n))
+          fail("halving-doubling needs a power-of-two number of ranks, got " + std::to_string(n));
+        break;
+      case CollectiveAlgorithm::kHierarchical:
+        if (!allreduce) fail("hierarchical is an allreduce algorithm");
+        if (spec.local_size < 2 || n % spec.local_size != 0 || n / spec.local_size < 2) {
+          fail("hierarchical needs at least 2 servers of local_size >= 2 ranks each (" +
+               std::to_string(n) + " ranks, local_size " + std::to_string(spec.local_size) + ")");
+        }
+        if (spec.local_rate.count() <= 0) fail("the intra-server rate must be > 0");
+        break;
+      case CollectiveAlgorithm::kDirect:
+        if (spec.op != CollectiveOp::kAllToAll) fail("direct is the all_to_all algorithm");
+        break;
+    }
+  }
+  if (!spec.workload.empty() &&
+      std::none_of(spec.workload.begin(), spec.workload.end(),
+                   [](const WorkloadStep& w) { return w.size.count() > 0; })) {
+    fail("a workload needs at least one collective step");
+  }
+  const bool servers_ok =
+      spec.local_size >= 2 && n % spec.local_size == 0 && n / spec.local_size >= 2;
+  for (size_t i = 0; i < spec.workload.size(); ++i) {
+    const WorkloadStep& w = spec.workload[i];
+    const std::string at = "workload step " + std::to_string(i + 1) + ": ";
+    if (w.compute < sim::Duration::zero()) fail(at + "compute time must not be negative");
+    if (w.size.count() == 0) continue;
+    CollectiveSpec one = spec;
+    one.workload.clear();
+    one.op = w.op;
+    one.algorithm = w.algorithm;
+    one.size = w.size;
+    const bool local =
+        w.group != WorkloadGroup::kAll || w.algorithm == CollectiveAlgorithm::kHierarchical;
+    if (local && !servers_ok) {
+      fail(at + "group " + group_name(w.group) + " / " + algorithm_name(w.algorithm) +
+           " needs at least 2 servers of local_size >= 2 ranks");
+    }
+    const uint64_t group_n = w.group == WorkloadGroup::kServer ? spec.local_size
+                             : w.group == WorkloadGroup::kRail ? n / std::max(1u, spec.local_size)
+                                                               : n;
+    if (w.algorithm == CollectiveAlgorithm::kHierarchical && w.group != WorkloadGroup::kAll)
+      fail(at + "hierarchical runs over group all");
+    if (w.algorithm == CollectiveAlgorithm::kHalvingDoubling && !std::has_single_bit(group_n))
+      fail(at + "halving-doubling needs a power-of-two group, got " + std::to_string(group_n));
+    if (w.size.count() < static_cast<int64_t>(group_n * spec.channels))
+      fail(at + "size must be at least 1 byte per rank and channel");
+    one.ranks.resize(2);  // the op/algorithm pairing only
+    one.local_size = 0;
+    if (w.algorithm != CollectiveAlgorithm::kHierarchical &&
+        w.algorithm != CollectiveAlgorithm::kHalvingDoubling) {
+      try {
+        validate_collective(one);
+      } catch (const TrafficError& e) {
+        fail(at + e.what());
       }
-      if (spec.local_rate.count() <= 0) fail("the intra-server rate must be > 0");
-      break;
-    case CollectiveAlgorithm::kDirect:
-      if (spec.op != CollectiveOp::kAllToAll) fail("direct is the all_to_all algorithm");
+    }
+  }
+}
+
+namespace {
+
+// Ranks in one collective of a workload step.
+uint32_t group_size(const CollectiveSpec& spec, const WorkloadStep& w) {
+  const auto n = static_cast<uint32_t>(spec.ranks.size());
+  if (w.group == WorkloadGroup::kServer) return spec.local_size;
+  if (w.group == WorkloadGroup::kRail) return n / spec.local_size;
+  return n;
+}
+
+// The steps of `spec` as a workload (a plain collective is one step).
+std::vector<WorkloadStep> steps_of(const CollectiveSpec& spec) {
+  if (!spec.workload.empty()) return spec.workload;
+  WorkloadStep one;
+  one.op = spec.op;
+  one.algorithm = spec.algorithm;
+  one.size = spec.size;
+  return {one};
+}
+
+}  // namespace
+
+const char* group_name(WorkloadGroup g) {
+  switch (g) {
+    case WorkloadGroup::kAll:
+      return "all";
+    case WorkloadGroup::kServer:
+      return "server";
+    case WorkloadGroup::kRail:
       break;
   }
+  return "rail";
 }
 
 const char* op_name(CollectiveOp op) {
@@ -205,12 +284,21 @@ const char* algorithm_name(CollectiveAlgorithm a) {
 }
 
 uint32_t collective_steps(const CollectiveSpec& spec) {
-  const auto n = static_cast<uint32_t>(spec.ranks.size());
-  if (collective_detail::hierarchical(spec)) {
-    const uint32_t l = spec.local_size;
-    return 2 * (l - 1) + 2 * (n / l - 1);
+  uint32_t total = 0;
+  for (const WorkloadStep& w : steps_of(spec)) {
+    if (w.size.count() == 0) continue;
+    if (w.algorithm == CollectiveAlgorithm::kHierarchical) {
+      const uint32_t l = spec.local_size;
+      total += 2 * (l - 1) + 2 * (static_cast<uint32_t>(spec.ranks.size()) / l - 1);
+      continue;
+    }
+    CollectiveSpec one = spec;
+    one.op = w.op;
+    one.algorithm = w.algorithm;
+    total += collective_detail::schedule_steps(collective_detail::flat_schedule(one),
+                                               group_size(spec, w));
   }
-  return collective_detail::schedule_steps(collective_detail::flat_schedule(spec), n);
+  return total;
 }
 
 uint64_t collective_flow_count(const CollectiveSpec& spec) {
@@ -219,8 +307,9 @@ uint64_t collective_flow_count(const CollectiveSpec& spec) {
 
 std::vector<FlowPlan> collective_flows(const CollectiveSpec& spec) {
   validate_collective(spec);
-  if (collective_detail::hierarchical(spec))
-    throw TrafficError(spec.name + ": a hierarchical collective is not planned up front");
+  if (collective_detail::hierarchical(spec) || !spec.workload.empty())
+    throw TrafficError(spec.name +
+                       ": a hierarchical collective or a workload is not planned up front");
   const Schedule sc = collective_detail::flat_schedule(spec);
   const auto n = static_cast<uint32_t>(spec.ranks.size());
   const uint32_t steps = collective_steps(spec);
@@ -249,17 +338,26 @@ std::vector<FlowPlan> collective_flows(const CollectiveSpec& spec) {
 }
 
 sim::Duration collective_ideal(const CollectiveSpec& spec) {
-  const auto n = static_cast<sim::Int128>(spec.ranks.size());
-  const sim::Int128 bits_ps = sim::Int128{spec.size.count()} * 8 * 1'000'000'000'000;
-  const sim::Int128 b = spec.link_rate.count();
-  if (collective_detail::hierarchical(spec)) {
-    const sim::Int128 l = spec.local_size;
-    const sim::Int128 m = n / l;
-    return ceil_ps(2 * (l - 1) * bits_ps, l * spec.local_rate.count()) +
-           ceil_ps(2 * (m - 1) * bits_ps, n * b);
+  sim::Duration total;
+  for (const WorkloadStep& w : steps_of(spec)) {
+    total += w.compute;
+    if (w.size.count() == 0) continue;
+    const sim::Int128 bits_ps = sim::Int128{w.size.count()} * 8 * 1'000'000'000'000;
+    if (w.algorithm == CollectiveAlgorithm::kHierarchical) {
+      const auto n = static_cast<sim::Int128>(spec.ranks.size());
+      const sim::Int128 l = spec.local_size;
+      const sim::Int128 m = n / l;
+      total += ceil_ps(2 * (l - 1) * bits_ps, l * spec.local_rate.count()) +
+               ceil_ps(2 * (m - 1) * bits_ps, n * spec.link_rate.count());
+      continue;
+    }
+    const sim::Int128 g = group_size(spec, w);
+    const sim::Int128 b =
+        w.group == WorkloadGroup::kServer ? spec.local_rate.count() : spec.link_rate.count();
+    const sim::Int128 factor = w.op == CollectiveOp::kAllReduce ? 2 : 1;
+    total += ceil_ps(factor * (g - 1) * bits_ps, g * b);
   }
-  const sim::Int128 factor = spec.op == CollectiveOp::kAllReduce ? 2 : 1;
-  return ceil_ps(factor * (n - 1) * bits_ps, n * b);
+  return total;
 }
 
 CollectiveEngine::CollectiveEngine(TrafficManager& tm, Recorder& recorder)
@@ -273,10 +371,12 @@ uint32_t CollectiveEngine::add(const CollectiveSpec& spec) {
   const size_t parts_before = parts_.size();
   Job& j = jobs_.emplace_back();
   j.spec = spec;
-  j.record.op = op_name(spec.op);
-  j.record.algorithm = algorithm_name(spec.algorithm);
+  const bool workload = !spec.workload.empty();
+  j.record.op = workload ? "workload" : op_name(spec.op);
+  j.record.algorithm = workload ? "workload" : algorithm_name(spec.algorithm);
   j.record.ranks = static_cast<uint32_t>(spec.ranks.size());
-  j.record.size_bytes = spec.size.count();
+  j.record.size_bytes = 0;
+  for (const WorkloadStep& w : steps_of(spec)) j.record.size_bytes += w.size.count();
   j.record.ideal = collective_ideal(spec);
   plan_parts(job);
   // Phase 0 names every rank as a source and a destination, so the manager
@@ -293,14 +393,51 @@ uint32_t CollectiveEngine::add(const CollectiveSpec& spec) {
 
 void CollectiveEngine::plan_parts(uint32_t job) {
   Job& j = jobs_[job];
-  const CollectiveSpec& spec = j.spec;
+  if (j.spec.workload.empty()) {
+    WorkloadStep one;
+    one.op = j.spec.op;
+    one.algorithm = j.spec.algorithm;
+    one.size = j.spec.size;
+    plan_step(job, one);
+  } else {
+    sim::Duration pending;
+    const std::vector<WorkloadStep> steps = j.spec.workload;
+    for (WorkloadStep w : steps) {
+      pending += w.compute;
+      if (w.size.count() == 0) continue;
+      w.compute = pending;
+      pending = sim::Duration::zero();
+      plan_step(job, w);
+    }
+    jobs_[job].trailing_compute = pending;
+  }
+  Job& jj = jobs_[job];
+  uint32_t offset = 0;
+  for (const auto& phase : jj.phases) {
+    for (uint32_t id : phase) parts_[id].step_offset = offset;
+    offset += parts_[phase.front()].steps;
+  }
+  jj.steps = offset;
+}
+
+void CollectiveEngine::plan_step(uint32_t job, const WorkloadStep& step) {
+  const CollectiveSpec& spec = jobs_[job].spec;
   const auto n = static_cast<uint32_t>(spec.ranks.size());
+  const uint32_t l = spec.local_size;
+  bool first_phase = true;
+  const auto new_phase = [&] {
+    Job& j = jobs_[job];
+    j.phases.emplace_back();
+    j.phase_delay.push_back(first_phase ? step.compute : sim::Duration::zero());
+    first_phase = false;
+  };
   const auto add_part = [&](Schedule sc, std::vector<uint32_t> members, int64_t size,
-                            const FlowClass& cls, sim::BitsPerSecond rate, uint32_t phase) {
+                            const FlowClass& cls, sim::BitsPerSecond rate) {
+    Job& j = jobs_[job];
     Part& p = parts_.emplace_back();
     p.schedule = sc;
     p.job = job;
-    p.phase = phase;
+    p.phase = static_cast<uint32_t>(j.phases.size() - 1);
     p.n = static_cast<uint32_t>(members.size());
     p.members = std::move(members);
     p.size = size;
@@ -309,45 +446,58 @@ void CollectiveEngine::plan_parts(uint32_t job) {
     p.rate = sim::BitsPerSecond(std::max<int64_t>(1, rate.count() / spec.channels));
     p.channels = spec.channels;
     p.steps = collective_detail::schedule_steps(sc, p.n);
-    j.phases.resize(phase + 1);
-    j.phases[phase].push_back(static_cast<uint32_t>(parts_.size() - 1));
+    j.phases.back().push_back(static_cast<uint32_t>(parts_.size() - 1));
     j.total += uint64_t{p.steps} * p.n * p.channels;
   };
-  if (!collective_detail::hierarchical(spec)) {
-    std::vector<uint32_t> all(n);
-    for (uint32_t r = 0; r < n; ++r) all[r] = r;
-    add_part(collective_detail::flat_schedule(spec), std::move(all), spec.size.count(), spec.cls,
-             spec.link_rate, 0);
-  } else {
-    const uint32_t l = spec.local_size;
-    const uint32_t m = n / l;
-    const auto server = [&](uint32_t s) {
-      std::vector<uint32_t> v(l);
-      for (uint32_t i = 0; i < l; ++i) v[i] = s * l + i;
-      return v;
-    };
-    for (uint32_t s = 0; s < m; ++s) {
-      add_part(Schedule::kReduceScatter, server(s), spec.size.count(), spec.local_cls,
-               spec.local_rate, 0);
+  const auto server = [&](uint32_t s) {
+    std::vector<uint32_t> v(l);
+    for (uint32_t i = 0; i < l; ++i) v[i] = s * l + i;
+    return v;
+  };
+  const auto rail = [&](uint32_t i) {
+    std::vector<uint32_t> v(n / l);
+    for (uint32_t s = 0; s < n / l; ++s) v[s] = s * l + i;
+    return v;
+  };
+  CollectiveSpec as_one = spec;
+  as_one.op = step.op;
+  as_one.algorithm = step.algorithm;
+  const int64_t size = step.size.count();
+  if (step.algorithm == CollectiveAlgorithm::kHierarchical) {
+    new_phase();
+    for (uint32_t s = 0; s < n / l; ++s) {
+      add_part(Schedule::kReduceScatter, server(s), size, spec.local_cls, spec.local_rate);
     }
     // After a ring reduce-scatter, local rank i holds reduced chunk (i + 1) mod L.
+    new_phase();
     for (uint32_t i = 0; i < l; ++i) {
-      std::vector<uint32_t> rail(m);
-      for (uint32_t s = 0; s < m; ++s) rail[s] = s * l + i;
-      add_part(Schedule::kRing, std::move(rail), chunk_bytes(spec.size.count(), l, (i + 1) % l, 1),
-               spec.cls, spec.link_rate, 1);
+      add_part(Schedule::kRing, rail(i), chunk_bytes(size, l, (i + 1) % l, 1), spec.cls,
+               spec.link_rate);
     }
-    for (uint32_t s = 0; s < m; ++s) {
-      add_part(Schedule::kAllGather, server(s), spec.size.count(), spec.local_cls, spec.local_rate,
-               2);
+    new_phase();
+    for (uint32_t s = 0; s < n / l; ++s) {
+      add_part(Schedule::kAllGather, server(s), size, spec.local_cls, spec.local_rate);
     }
+    return;
   }
-  uint32_t offset = 0;
-  for (const auto& phase : j.phases) {
-    for (uint32_t id : phase) parts_[id].step_offset = offset;
-    offset += parts_[phase.front()].steps;
+  const Schedule sc = collective_detail::flat_schedule(as_one);
+  new_phase();
+  switch (step.group) {
+    case WorkloadGroup::kAll: {
+      std::vector<uint32_t> all(n);
+      for (uint32_t r = 0; r < n; ++r) all[r] = r;
+      add_part(sc, std::move(all), size, spec.cls, spec.link_rate);
+      break;
+    }
+    case WorkloadGroup::kServer:
+      for (uint32_t s = 0; s < n / l; ++s) {
+        add_part(sc, server(s), size, spec.local_cls, spec.local_rate);
+      }
+      break;
+    case WorkloadGroup::kRail:
+      for (uint32_t i = 0; i < l; ++i) add_part(sc, rail(i), size, spec.cls, spec.link_rate);
+      break;
   }
-  j.steps = offset;
 }
 
 void CollectiveEngine::begin_iteration(uint32_t job, sim::Time start) {
@@ -372,10 +522,13 @@ void CollectiveEngine::begin_phase(uint32_t job, const CriticalPath& origin) {
   Job& j = jobs_[job];
   j.parts_left = static_cast<uint32_t>(j.phases[j.phase].size());
   const std::vector<uint32_t> ids = j.phases[j.phase];
-  for (uint32_t id : ids) begin_part(id, origin);
+  // Compute before the phase: its flows start that much after the barrier
+  // (on the critical path it counts as waiting).
+  const sim::Time start = origin.finish + j.phase_delay[j.phase];
+  for (uint32_t id : ids) begin_part(id, origin, start);
 }
 
-void CollectiveEngine::begin_part(uint32_t part, const CriticalPath& origin) {
+void CollectiveEngine::begin_part(uint32_t part, const CriticalPath& origin, sim::Time start) {
   Part& p = parts_[part];
   const uint32_t lanes = p.n * p.channels;
   p.remaining = uint64_t{p.steps} * lanes;
@@ -387,7 +540,7 @@ void CollectiveEngine::begin_part(uint32_t part, const CriticalPath& origin) {
   p.received.assign(all_at_once ? 0 : size_t{lanes} * p.steps, false);
   const uint32_t steps = all_at_once ? p.steps : 1;
   for (uint32_t lane = 0; lane < lanes; ++lane) {
-    for (uint32_t k = 0; k < steps; ++k) launch(part, lane, k, origin.finish, origin);
+    for (uint32_t k = 0; k < steps; ++k) launch(part, lane, k, start, origin);
   }
 }
 
@@ -522,7 +675,7 @@ void CollectiveEngine::complete(uint32_t job) {
   }
   recorder_.collective_finished(rec);
   if (++j.iteration < j.spec.iterations) {  // the next training iteration
-    begin_iteration(job, rec.finish + j.spec.compute);
+    begin_iteration(job, rec.finish + j.spec.compute + j.trailing_compute);
     return;
   }
   j.done = true;

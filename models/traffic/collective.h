@@ -69,6 +69,21 @@ const char* op_name(CollectiveOp op);
 // "ring" | "halving_doubling" | "hierarchical" | "direct"
 const char* algorithm_name(CollectiveAlgorithm a);
 
+// One line of a training job's communication (a workload): `compute` of
+// computation, then the collective `op` of `size` bytes over `group`: all
+// ranks of the job (one collective), each server's ranks (one collective per
+// server, over the intra-server class), or each rail (the ranks with the same
+// local index, one collective per rail). A pure compute line has size 0.
+enum class WorkloadGroup : uint8_t { kAll, kServer, kRail };
+struct WorkloadStep {
+  sim::Duration compute;
+  CollectiveOp op = CollectiveOp::kAllReduce;
+  CollectiveAlgorithm algorithm = CollectiveAlgorithm::kRing;
+  sim::Bytes size;  // 0: compute only
+  WorkloadGroup group = WorkloadGroup::kAll;
+};
+const char* group_name(WorkloadGroup g);  // "all" | "server" | "rail"
+
 struct CollectiveSpec {
   std::string name = "allreduce";
   CollectiveOp op = CollectiveOp::kAllReduce;
@@ -87,6 +102,12 @@ struct CollectiveSpec {
   uint32_t local_size = 0;
   FlowClass local_cls;
   sim::BitsPerSecond local_rate;
+  // A workload instead of one collective (op, algorithm and size unused):
+  // the steps run one after the other, each starting when the previous one
+  // finished everywhere, the whole list once per iteration. Groups other than
+  // kAll, and hierarchical steps, need local_size. Compute after the last
+  // collective joins `compute` before the next iteration.
+  std::vector<WorkloadStep> workload;
   // A training loop: `iterations` times, `compute` of computation and then the
   // AllReduce; each iteration starts when the previous AllReduce finished (the
   // first at `start`). One CollectiveRecord per iteration.
@@ -190,6 +211,8 @@ class CollectiveEngine final : public FlowObserver {
   struct Job {
     CollectiveSpec spec;
     std::vector<std::vector<uint32_t>> phases;  // part ids per phase
+    std::vector<sim::Duration> phase_delay;     // compute before each phase
+    sim::Duration trailing_compute;             // a workload's compute after its last step
     uint32_t phase = 0;                         // the current one
     uint32_t parts_left = 0;                    // of the current phase
     uint32_t first_flow = 0;
@@ -216,11 +239,13 @@ class CollectiveEngine final : public FlowObserver {
     CriticalPath base;
   };
   void plan_parts(uint32_t job);
+  // Appends the phases of one collective step of the job's spec.
+  void plan_step(uint32_t job, const WorkloadStep& step);
   uint32_t launch(uint32_t part, uint32_t lane, uint32_t step, sim::Time start,
                   const CriticalPath& base);
   // Starts the lane's next step if both of its dependencies have finished.
   void advance(uint32_t part, uint32_t lane, sim::Time now);
-  void begin_part(uint32_t part, const CriticalPath& origin);
+  void begin_part(uint32_t part, const CriticalPath& origin, sim::Time start);
   void begin_phase(uint32_t job, const CriticalPath& origin);
   void part_done(uint32_t part);
   void complete(uint32_t job);
