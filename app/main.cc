@@ -17,6 +17,8 @@ void add_run(CLI::App& cli, RunArgs& a) {
   run->add_option("-o,--output", a.output, "Results file (default: out/<scenario>.h5)");
   run->add_option("--seed", a.seed, "Override the scenario's seed");
   run->add_option("--set", a.overrides, "Override a scenario value: key=value (repeatable)");
+  run->add_option("--variant", a.variant,
+                  "Merge the scenario's [variant.NAME] table (= --set scenario.variant=NAME)");
   run->add_flag("-q,--quiet", a.quiet, "No progress display");
   run->add_flag("--no-output", a.no_output, "Do not write a results file");
   run->add_flag("--reproducible", a.reproducible,
@@ -117,6 +119,7 @@ int xoff_main(int argc, char** argv) {
   auto* chk = cli.add_subcommand("check", "Validate scenario files without running them");
   chk->add_option("scenarios", check.scenarios, "Scenario files")->required();
   chk->add_option("--set", check.overrides, "Override a scenario value: key=value");
+  chk->add_option("--variant", check.variant, "Check with the scenario's [variant.NAME] merged");
   auto* hr = cli.add_subcommand("headroom", "PFC headroom a lossless priority group needs");
   hr->add_option("--rate", headroom.rate, "Link rate")->capture_default_str();
   hr->add_option("--cable", headroom.cable, "Cable length")->capture_default_str();

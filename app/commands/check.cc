@@ -30,7 +30,10 @@ int cmd_check(const CheckArgs& a) {
   int rc = 0;
   for (const std::string& file : a.scenarios) {
     try {
-      const ScenarioConfig s = load_scenario(file, a.overrides);
+      std::vector<std::string> overrides;
+      if (!a.variant.empty()) overrides.push_back("scenario.variant=" + a.variant);
+      overrides.insert(overrides.end(), a.overrides.begin(), a.overrides.end());
+      const ScenarioConfig s = load_scenario(file, overrides);
       size_t switches = s.topology.nodes.size() - s.topology.num_hosts();
       const TrafficConfig& tr = s.traffic;
       const size_t generators =

@@ -14,6 +14,7 @@ struct RunArgs {
   std::string scenario;                // path to the .toml file
   std::string output;                  // results file; "" = out/<name>.h5
   std::optional<uint64_t> seed;        // overrides scenario.seed
+  std::string variant;                 // --variant NAME: merged before the overrides
   std::vector<std::string> overrides;  // --set key=value
   bool quiet = false;                  // no progress, summary only
   bool no_output = false;              // run without writing results
@@ -29,6 +30,7 @@ struct RunArgs {
 
 struct CheckArgs {
   std::vector<std::string> scenarios;
+  std::string variant;  // --variant NAME
   std::vector<std::string> overrides;
 };
 

@@ -4,7 +4,9 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
+#include <vector>
 
 #include "app/config/error.h"
 #include "app/config/overrides.h"
@@ -80,6 +82,57 @@ void check_key_depth(std::string_view text, const std::string& name) {
   }
 }
 
+// Deep merge: tables merge key by key, anything else (values, arrays,
+// arrays of tables) replaces what `into` had.
+void merge(toml::table& into, const toml::table& from) {
+  for (const auto& [key, node] : from) {
+    if (const toml::table* t = node.as_table()) {
+      if (toml::table* mine = into[key].as_table()) {
+        merge(*mine, *t);
+        continue;
+      }
+    }
+    into.insert_or_assign(key, node);
+  }
+}
+
+// The selected variant: the last `--set scenario.variant=NAME`, else the
+// file's scenario.variant; merged into the document before the overrides
+// (so a --set still wins over the variant).
+void apply_variant(toml::table& doc, const std::string& name,
+                   std::span<const std::string> overrides) {
+  constexpr std::string_view kKey = "scenario.variant=";
+  std::optional<std::string> chosen;
+  for (const std::string& o : overrides) {
+    if (std::string_view(o).starts_with(kKey)) chosen = o.substr(kKey.size());
+  }
+  if (chosen && chosen->size() >= 2 && chosen->front() == '"' && chosen->back() == '"')
+    chosen = chosen->substr(1, chosen->size() - 2);
+  const toml::node* in_file = doc.at_path("scenario.variant").node();
+  const bool from_set = chosen.has_value();
+  if (!chosen && in_file != nullptr && in_file->is_string()) chosen = **in_file->as_string();
+  if (!chosen || chosen->empty()) return;
+  const toml::table* variants = doc["variant"].as_table();
+  std::vector<std::string> names;
+  if (variants != nullptr) {
+    for (const auto& [k, v] : *variants) names.emplace_back(k.str());
+  }
+  const toml::table* v = variants != nullptr ? (*variants)[*chosen].as_table() : nullptr;
+  if (v == nullptr) {
+    std::string list;
+    for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
+    const SourcePos at = from_set ? SourcePos{"--set scenario.variant=" + *chosen, 0, 0}
+                                  : position_of(in_file->source(), name);
+    throw ScenarioError(
+        at, "scenario.variant",
+        "no variant \"" + *chosen + "\" in this scenario (" +
+            (list.empty() ? "it defines none: add [variant.<name>] tables" : "it defines " + list) +
+            ")");
+  }
+  const toml::table copy = *v;
+  merge(doc, copy);
+}
+
 }  // namespace
 
 toml::table load_string(std::string_view text, const std::string& name,
@@ -91,6 +144,7 @@ toml::table load_string(std::string_view text, const std::string& name,
   } catch (const toml::parse_error& e) {
     throw ScenarioError(position_of(e.source(), name), "", syntax_message(e.description()));
   }
+  apply_variant(doc, name, overrides);
   apply_overrides(doc, overrides);
   return doc;
 }

@@ -9,6 +9,11 @@
 
 namespace xoff::config {
 
+// Variants: a scenario may hold [variant.<name>] tables (any keys, nested as in the
+// file). scenario.variant = "<name>" (in the file, or the last --set scenario.variant=...)
+// deep-merges that table into the document before the overrides are applied: tables merge
+// key by key, values and arrays replace. An unknown name is an error listing the variants.
+//
 // Parses `path` and applies `overrides` ("ecn.kmin=100KB", see overrides.h). Throws
 // ScenarioError: "cannot open scenario file: No such file or directory" (no position), a TOML
 // syntax error at toml++'s line and column, or the override errors.

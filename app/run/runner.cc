@@ -85,6 +85,7 @@ const char* status_name(World::End e) {
 
 std::string scenario_text(const ScenarioConfig& cfg, const RunArgs& a) {
   std::string text = cfg.text;
+  if (!a.variant.empty()) text += "\n# --variant " + a.variant;
   for (const auto& o : a.overrides) text += "\n# --set " + o;
   if (a.seed) text += "\n# --seed " + std::to_string(*a.seed);
   return text;
@@ -100,7 +101,9 @@ RunOutcome run_scenario(const RunArgs& a) {
   RunOutcome out;
   ScenarioConfig cfg;
   try {
-    std::vector<std::string> overrides = a.overrides;
+    std::vector<std::string> overrides;
+    if (!a.variant.empty()) overrides.push_back("scenario.variant=" + a.variant);
+    overrides.insert(overrides.end(), a.overrides.begin(), a.overrides.end());
     if (a.seed) overrides.push_back("scenario.seed=" + std::to_string(*a.seed));
     cfg = load_scenario(a.scenario, overrides);
   } catch (const config::ScenarioError& e) {
@@ -194,7 +197,7 @@ RunOutcome run_scenario(const RunArgs& a) {
 
   analysis::RunMetadata meta;
   meta.xoff_version = XOFF_VERSION;
-  meta.scenario_name = cfg.name;
+  meta.scenario_name = cfg.variant.empty() ? cfg.name : cfg.name + " [" + cfg.variant + "]";
   meta.scenario_text = scenario_text(cfg, a);
   meta.seed = cfg.seed;
   meta.fingerprint = w.sim().fingerprint();

@@ -20,6 +20,7 @@ using config::TableReader;
 void read_scenario_section(TableReader r, ScenarioConfig& s) {
   s.name = r.required<std::string>("name");
   s.description = r.optional<std::string>("description", "");
+  s.variant = r.optional<std::string>("variant", "");  // merged by config::load_file
   s.seed = static_cast<uint64_t>(r.optional<int64_t>("seed", 1, {.min = 0}));
   s.duration = r.required<sim::Duration>("duration", {.min = sim::Duration::ns(1)});
   s.stop_when_done = r.optional<bool>("stop_when_done", true);
@@ -251,6 +252,7 @@ ScenarioConfig load_scenario(const std::string& path, const std::vector<std::str
   s.file = path;
   s.text = read_text(path);
   read_scenario_section(root.table("scenario"), s);
+  (void)root.has("variant");  // [variant.<name>] tables: one was merged (config/load.h)
   s.topology = read_topology(root.table("topology"), path);
   if (s.topology.nodes.empty()) {  // nothing else can be resolved
     if (diag.empty()) root.table("topology").error_here("topology: no nodes");

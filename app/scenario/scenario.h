@@ -123,6 +123,7 @@ struct ScenarioConfig {
   std::string text;  // the file's text (stored in the results)
   std::string name;
   std::string description;  // one line, shown by `xoff list`
+  std::string variant;      // scenario.variant: the [variant.<name>] merged in, or ""
   uint64_t seed = 1;
   sim::Duration duration = sim::Duration::ms(10);  // run at most this long
   bool stop_when_done = true;                      // stop once all flows and collectives finished

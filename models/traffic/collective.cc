@@ -603,12 +603,21 @@ void CollectiveEngine::on_flow_finished(const FlowRecord& r) {
   j.step_max_fct[js] = std::max(j.step_max_fct[js], fct);
   j.step_sum_fct[js] += fct;
   CriticalPath path = tag.base;
+  // Bandwidth: the bytes at the path's share per channel (rate / C); overhead:
+  // the flow's unloaded FCT beyond its bytes at the full rate (headers,
+  // latency); congestion: the rest, so the three add up to the FCT.
   const sim::Duration bw = sim::tx_time(sim::Bytes(r.size_bytes), p.rate);
-  const sim::Duration unloaded = std::max(r.ideal_fct, bw);
+  const sim::Duration bw_alone =
+      sim::tx_time(sim::Bytes(r.size_bytes), sim::BitsPerSecond(p.rate.count() * p.channels));
+  const sim::Duration overhead = std::clamp(r.ideal_fct - bw_alone, sim::Duration::zero(),
+                                            std::max(fct, sim::Duration::zero()));
+  // A flow that outran its share (the other channels had finished) has no
+  // congestion; its bandwidth part is what is left after the overhead.
+  const sim::Duration used = std::clamp(fct - overhead, sim::Duration::zero(), bw);
   path.wait += r.start - tag.base.finish;
-  path.bandwidth += bw;
-  path.overhead += unloaded - bw;
-  path.congestion += fct - unloaded;
+  path.bandwidth += used;
+  path.overhead += overhead;
+  path.congestion += fct - used - overhead;
   ++path.flows;
   path.finish = r.finish;
   if (path.finish >= j.last.finish) j.last = path;
