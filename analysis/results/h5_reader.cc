@@ -157,6 +157,21 @@ std::vector<models::CollectiveRecord> read_collectives(hid_t file) {
       c.step_max_fct.push_back(Duration::ps(max_fct[i]));
     }
   }
+  if (h5::has_link(file, schema::collectives::kSegmentsGroup)) {
+    TableReader g(file, schema::collectives::kSegmentsGroup);
+    const auto of = g.get<uint32_t>("collective");
+    const auto op = g.strings("op");
+    const auto algo = g.strings("algorithm");
+    const auto group = g.strings("group");
+    const auto bytes = g.get<int64_t>("size_bytes");
+    const auto from = g.get<int64_t>("start_ps");
+    const auto to = g.get<int64_t>("finish_ps");
+    for (size_t i = 0; i < g.rows(); ++i) {
+      if (of[i] >= cs.size()) throw ResultsError("", "collective segment for a missing row");
+      cs[of[i]].segments.push_back(
+          {op[i], algo[i], group[i], bytes[i], Time::from_ps(from[i]), Time::from_ps(to[i])});
+    }
+  }
   return cs;
 }
 

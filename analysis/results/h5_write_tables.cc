@@ -120,6 +120,36 @@ void write_collective_steps(hid_t file, const std::vector<models::CollectiveReco
   t.add("max_fct_ps", max_fct);
 }
 
+void write_collective_segments(hid_t file, const std::vector<models::CollectiveRecord>& cs) {
+  std::vector<uint32_t> collective, segment;
+  std::vector<std::string> op, algorithm, group;
+  std::vector<int64_t> size, start, finish, duration;
+  for (size_t i = 0; i < cs.size(); ++i) {
+    for (size_t s = 0; s < cs[i].segments.size(); ++s) {
+      const models::CollectiveSegment& g = cs[i].segments[s];
+      collective.push_back(static_cast<uint32_t>(i));
+      segment.push_back(static_cast<uint32_t>(s));
+      op.push_back(g.op);
+      algorithm.push_back(g.algorithm);
+      group.push_back(g.group);
+      size.push_back(g.size_bytes);
+      start.push_back(g.start.count_ps());
+      finish.push_back(g.finish.count_ps());
+      duration.push_back((g.finish - g.start).count_ps());
+    }
+  }
+  Table t(file, schema::collectives::kSegmentsGroup, schema::collectives::kSegmentColumns);
+  t.add("collective", collective);
+  t.add("segment", segment);
+  t.add("op", op);
+  t.add("algorithm", algorithm);
+  t.add("group", group);
+  t.add("size_bytes", size);
+  t.add("start_ps", start);
+  t.add("finish_ps", finish);
+  t.add("duration_ps", duration);
+}
+
 }  // namespace
 
 void write_meta(hid_t file, const RunMetadata& meta) {
@@ -188,6 +218,7 @@ void write_collectives(hid_t file, const std::vector<models::CollectiveRecord>& 
   t.add("path_congestion_ps", col(cs, [](const R& r) { return r.path_congestion.count_ps(); }));
   t.add("path_wait_ps", col(cs, [](const R& r) { return r.path_wait.count_ps(); }));
   write_collective_steps(file, cs);
+  write_collective_segments(file, cs);
 }
 
 void write_events(hid_t file, const RunData& run) {

@@ -20,6 +20,7 @@
 //   /flows                  one row per finished flow
 //   /collectives            one row per finished collective
 //   /collective_steps       one row per step: `collective` is the row in /collectives
+//   /collective_segments    one row per collective of a workload (same `collective`)
 //   /counters/queues        one row per egress queue (node, port, traffic class)
 //   /counters/buffers       one row per switch: shared-buffer sizes and peaks
 //   /counters/drops         one row per (node, reason)
@@ -126,6 +127,13 @@ inline constexpr const char* kStepsGroup = "collective_steps";
 // CollectiveRecord); files written before they existed lack them.
 inline constexpr std::array kStepColumns = {"collective",  "step",        "duration_ps",
                                             "unloaded_ps", "mean_fct_ps", "max_fct_ps"};
+// A workload's collectives, one row per (iteration record, line with bytes):
+// `collective` is the row in /collectives, `segment` the line's order.
+// Files written before it lack the table.
+inline constexpr const char* kSegmentsGroup = "collective_segments";
+inline constexpr std::array kSegmentColumns = {"collective", "segment",   "op",
+                                               "algorithm",  "group",     "size_bytes",
+                                               "start_ps",   "finish_ps", "duration_ps"};
 }  // namespace collectives
 
 namespace counters {

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
+#include <string_view>
 
 #include "analysis/stats/stats.h"
 #include "models/core/drop.h"
@@ -116,6 +118,27 @@ Metrics run_metrics(const RunData& d) {
   m.emplace_back("allreduce_overhead_us", b.valid ? b.overhead_us : kNaN);
   m.emplace_back("allreduce_congestion_us", b.valid ? b.congestion_us : kNaN);
   m.emplace_back("allreduce_wait_us", b.valid ? b.wait_us : kNaN);
+  // Training loops: the mean iteration record, and the mean time of each op
+  // over the collectives and workload lines that ran it.
+  std::vector<double> all;
+  std::map<std::string, std::vector<double>> by_op;
+  for (const auto& c : d.collectives) {
+    all.push_back((c.finish - c.start).to_us());
+    if (c.segments.empty()) by_op[c.op].push_back((c.finish - c.start).to_us());
+    for (const auto& s : c.segments) by_op[s.op].push_back((s.finish - s.start).to_us());
+  }
+  m.emplace_back("collective_mean_us", all.empty() ? kNaN : mean(all));
+  for (const auto& [op, ts] : by_op) m.emplace_back("collective_mean_us_" + op, mean(ts));
+  // TCP RPC probes: latency from their series "rpc_latency_us/<probe>".
+  constexpr std::string_view kRpc = "rpc_latency_us/";
+  for (const auto& s : d.series) {
+    if (!std::string_view(s.name).starts_with(kRpc) || s.value.empty()) continue;
+    const std::string probe = s.name.substr(kRpc.size());
+    const Distribution r = describe(s.value);
+    m.emplace_back("rpc_p50_us_" + probe, r.p50);
+    m.emplace_back("rpc_p99_us_" + probe, r.p99);
+    m.emplace_back("rpc_mean_us_" + probe, mean(s.value));
+  }
   // A file that records its plan has flows_planned > 0 (a collective is flows).
   const bool planned = d.meta.flows_planned > 0;
   m.emplace_back("collectives_unfinished", planned

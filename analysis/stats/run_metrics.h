@@ -21,7 +21,11 @@ namespace xoff::analysis {
 //   allreduce_us (the longest finished collective; NaN without one) and its
 //   allreduce_busbw_gbs (nccl-tests' bus bandwidth, bus_bandwidth below) and
 //   allreduce_{overhead,congestion,wait}_us (collective_breakdown below),
-//   collectives_unfinished, events, sim_time_us.
+//   collective_mean_us (the mean of every finished collective record: with
+//   iterations, the mean iteration's communication), collective_mean_us_<op>
+//   per op (allreduce, all_to_all, ...: over single collectives and workload
+//   lines), rpc_{p50,p99,mean}_us_<probe> for every TCP RPC probe with a
+//   finished RPC, collectives_unfinished, events, sim_time_us.
 using Metrics = std::vector<std::pair<std::string, double>>;
 Metrics run_metrics(const RunData& d);
 

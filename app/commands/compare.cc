@@ -1,6 +1,7 @@
 // `xoff compare A.h5 B.h5`: the before and after of a change (a buffer size,
 // an ECN threshold): every headline metric of both runs side by side with the
 // change in percent, the ones that differ first.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <map>
@@ -74,7 +75,9 @@ int cmd_compare(const CompareArgs& args) {
               args.after.c_str(), b.meta.scenario_name.c_str(),
               static_cast<unsigned long long>(b.meta.seed));
   const auto rows = compare_runs(a, b);
-  std::printf("%-26s %16s %16s %10s\n", "metric", "A", "B", "change");
+  int width = 26;
+  for (const auto& r : rows) width = std::max(width, static_cast<int>(r.name.size()));
+  std::printf("%-*s %16s %16s %10s\n", width, "metric", "A", "B", "change");
   size_t same = 0;
   for (int pass = 0; pass < 2; ++pass) {  // what changed first, then the rest
     for (const auto& r : rows) {
@@ -90,7 +93,7 @@ int cmd_compare(const CompareArgs& args) {
       } else if (!equal) {
         std::snprintf(change, sizeof change, "n/a");
       }
-      std::printf("%-26s %16s %16s %10s\n", r.name.c_str(), fmt(r.before).c_str(),
+      std::printf("%-*s %16s %16s %10s\n", width, r.name.c_str(), fmt(r.before).c_str(),
                   fmt(r.after).c_str(), change);
     }
   }

@@ -117,6 +117,29 @@ const char* op_label(const std::string& op) {
   return "AllReduce";
 }
 
+std::string segment_label(const models::CollectiveSegment& s) {
+  std::string l = std::string(op_label(s.op)) + " " + sim::format_bytes(sim::Bytes(s.size_bytes));
+  if (s.group != "all") l += " per " + s.group;
+  if (s.algorithm != "ring" && s.algorithm != "direct") l += " (" + s.algorithm + ")";
+  return l;
+}
+
+// A workload's collectives in order, each with its mean over the iterations.
+void print_segment_means(std::FILE* f, const std::vector<const models::CollectiveRecord*>& its) {
+  const size_t n = its.front()->segments.size();
+  std::string line;
+  for (size_t s = 0; s < n; ++s) {
+    std::vector<double> t;
+    for (const auto* r : its) {
+      if (s < r->segments.size())
+        t.push_back((r->segments[s].finish - r->segments[s].start).to_us());
+    }
+    line += (s == 0 ? "" : ", ") + segment_label(its.front()->segments[s]) + " " +
+            us(analysis::mean(t));
+  }
+  if (n > 0) std::fprintf(f, "  mean per collective: %s\n", line.c_str());
+}
+
 void print_collectives(std::FILE* f, World& w, const analysis::RunData& d) {
   const auto& ce = w.collectives();
   for (uint32_t c = 0; c < ce.num_collectives(); ++c) {
@@ -147,13 +170,22 @@ void print_collectives(std::FILE* f, World& w, const analysis::RunData& d) {
         prev = r->finish;
       }
       const auto [lo, hi] = std::minmax_element(iter_us.begin(), iter_us.end());
-      const char* what = spec.workload.empty() ? op_label(models::op_name(spec.op)) : "Workload";
-      std::fprintf(f,
-                   "Training     %s: %zu of %u iterations, each %s compute + %s: "
-                   "iteration time mean %s (min %s, max %s), %s mean %s\n",
-                   spec.name.c_str(), mine.size(), spec.iterations, dur(spec.compute).c_str(), what,
-                   us(analysis::mean(iter_us)).c_str(), us(*lo).c_str(), us(*hi).c_str(), what,
-                   us(analysis::mean(ar_us)).c_str());
+      if (spec.workload.empty()) {
+        const char* what = op_label(models::op_name(spec.op));
+        std::fprintf(f,
+                     "Training     %s: %zu of %u iterations, each %s compute + %s: "
+                     "iteration time mean %s (min %s, max %s), %s mean %s\n",
+                     spec.name.c_str(), mine.size(), spec.iterations, dur(spec.compute).c_str(),
+                     what, us(analysis::mean(iter_us)).c_str(), us(*lo).c_str(), us(*hi).c_str(),
+                     what, us(analysis::mean(ar_us)).c_str());
+      } else {
+        std::fprintf(f,
+                     "Training     %s: %zu of %u iterations of the workload (its compute "
+                     "included): iteration time mean %s (min %s, max %s)\n",
+                     spec.name.c_str(), mine.size(), spec.iterations,
+                     us(analysis::mean(iter_us)).c_str(), us(*lo).c_str(), us(*hi).c_str());
+        print_segment_means(f, mine);
+      }
     }
     for (size_t i = 0; i < mine.size(); ++i) {
       if (mine.size() <= 3 || i == 0 || i + 1 == mine.size()) shown.push_back(mine[i]);
@@ -171,6 +203,11 @@ void print_collectives(std::FILE* f, World& w, const analysis::RunData& d) {
     // nccl-tests' figures; the line rate is the busbw of the ideal time.
     // A workload mixes collectives: none apply.
     if (r.op == "workload") {
+      std::string line;
+      for (const auto& s : r.segments) {
+        line += (line.empty() ? "" : ", ") + segment_label(s) + " " + dur(s.finish - s.start);
+      }
+      if (!line.empty()) std::fprintf(f, "  collectives: %s\n", line.c_str());
       print_breakdown(f, w, r);
       continue;
     }

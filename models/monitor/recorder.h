@@ -75,6 +75,17 @@ struct DeadlockRecord {
 };
 
 // A collective (AllReduce) that finished, with one entry per step.
+// One line of a workload (a collective of it), within one iteration: from
+// the first flow's start (after the line's compute) to the last finish.
+struct CollectiveSegment {
+  std::string op;         // as CollectiveRecord::op
+  std::string algorithm;  // as CollectiveRecord::algorithm
+  std::string group;      // "all" | "server" | "rail"
+  int64_t size_bytes = 0;
+  sim::Time start;
+  sim::Time finish;
+};
+
 struct CollectiveRecord {
   std::string name;
   std::string op = "allreduce";  // "allreduce" | "reduce_scatter" | "all_gather" | "all_to_all"
@@ -101,6 +112,8 @@ struct CollectiveRecord {
   sim::Duration path_congestion;
   sim::Duration path_wait;
   uint32_t path_flows = 0;
+  // A workload's collectives in order (empty for a single collective).
+  std::vector<CollectiveSegment> segments;
 };
 
 // One point of a sampled time series; `series` names it, e.g.

@@ -407,7 +407,15 @@ void CollectiveEngine::plan_parts(uint32_t job) {
       if (w.size.count() == 0) continue;
       w.compute = pending;
       pending = sim::Duration::zero();
+      Job::Segment seg;
+      seg.record.op = op_name(w.op);
+      seg.record.algorithm = algorithm_name(w.algorithm);
+      seg.record.group = group_name(w.group);
+      seg.record.size_bytes = w.size.count();
+      seg.first_phase = static_cast<uint32_t>(jobs_[job].phases.size());
       plan_step(job, w);
+      seg.end_phase = static_cast<uint32_t>(jobs_[job].phases.size());
+      jobs_[job].segments.push_back(std::move(seg));
     }
     jobs_[job].trailing_compute = pending;
   }
@@ -507,6 +515,8 @@ void CollectiveEngine::begin_iteration(uint32_t job, sim::Time start) {
   j.step_unloaded.assign(j.steps, sim::Duration::zero());
   j.step_max_fct.assign(j.steps, sim::Duration::zero());
   j.step_sum_fct.assign(j.steps, sim::Duration::zero());
+  j.phase_start.assign(j.phases.size(), start);
+  j.phase_finish.assign(j.phases.size(), start);
   CriticalPath origin;
   origin.finish = start;
   j.last = origin;
@@ -525,6 +535,7 @@ void CollectiveEngine::begin_phase(uint32_t job, const CriticalPath& origin) {
   // Compute before the phase: its flows start that much after the barrier
   // (on the critical path it counts as waiting).
   const sim::Time start = origin.finish + j.phase_delay[j.phase];
+  j.phase_start[j.phase] = start;
   for (uint32_t id : ids) begin_part(id, origin, start);
 }
 
@@ -643,6 +654,7 @@ void CollectiveEngine::part_done(uint32_t part) {
   const uint32_t job = p.job;
   Job& j = jobs_[job];
   if (--j.parts_left > 0) return;
+  j.phase_finish[j.phase] = std::max(j.last.finish, j.phase_start[j.phase]);
   if (j.phase + 1 < j.phases.size()) {
     ++j.phase;
     const CriticalPath origin = j.last;  // the phase's last flow: the barrier
@@ -681,6 +693,13 @@ void CollectiveEngine::complete(uint32_t job) {
   for (size_t k = 0; k < j.step_sum_fct.size(); ++k) {
     const int64_t flows = std::max<int64_t>(1, j.step_flows[k]);
     rec.step_mean_fct.push_back(sim::Duration::ps(j.step_sum_fct[k].count_ps() / flows));
+  }
+  rec.segments.clear();
+  for (const Job::Segment& s : j.segments) {
+    CollectiveSegment seg = s.record;
+    seg.start = j.phase_start[s.first_phase];
+    seg.finish = j.phase_finish[s.end_phase - 1];
+    rec.segments.push_back(std::move(seg));
   }
   recorder_.collective_finished(rec);
   if (++j.iteration < j.spec.iterations) {  // the next training iteration

@@ -212,9 +212,18 @@ class CollectiveEngine final : public FlowObserver {
     CollectiveSpec spec;
     std::vector<std::vector<uint32_t>> phases;  // part ids per phase
     std::vector<sim::Duration> phase_delay;     // compute before each phase
-    sim::Duration trailing_compute;             // a workload's compute after its last step
-    uint32_t phase = 0;                         // the current one
-    uint32_t parts_left = 0;                    // of the current phase
+    // A workload's lines with bytes: the record's segments, each spanning
+    // phases [first_phase, end_phase).
+    struct Segment {
+      CollectiveSegment record;
+      uint32_t first_phase = 0;
+      uint32_t end_phase = 0;
+    };
+    std::vector<Segment> segments;
+    std::vector<sim::Time> phase_start, phase_finish;  // this iteration
+    sim::Duration trailing_compute;                    // a workload's compute after its last step
+    uint32_t phase = 0;                                // the current one
+    uint32_t parts_left = 0;                           // of the current phase
     uint32_t first_flow = 0;
     uint32_t first_of_iteration = 0;
     uint32_t steps = 0;  // all phases, one channel

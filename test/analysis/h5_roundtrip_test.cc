@@ -80,12 +80,14 @@ TEST(H5Schema, TablesHoldExactlyTheDocumentedColumnsInOrder) {
   ASSERT_GE(f.get(), 0);
   namespace s = schema;
   // Root links in name order: HDF5 1.10 ignores creation-order tracking on the root.
-  EXPECT_EQ(h5::child_names(f),
-            (std::vector<std::string>{"collective_steps", "collectives", "counters", "events",
-                                      "flows", "meta", "series", "topology"}));
+  EXPECT_EQ(h5::child_names(f), (std::vector<std::string>{"collective_segments", "collective_steps",
+                                                          "collectives", "counters", "events",
+                                                          "flows", "meta", "series", "topology"}));
   expect_table(f, s::flows::kGroup, s::flows::kColumns, 24);
-  expect_table(f, s::collectives::kGroup, s::collectives::kColumns, 1);
-  expect_table(f, s::collectives::kStepsGroup, s::collectives::kStepColumns, 6);
+  // A ring AllReduce of 6 steps and a workload (the same steps) of 2 lines.
+  expect_table(f, s::collectives::kGroup, s::collectives::kColumns, 2);
+  expect_table(f, s::collectives::kStepsGroup, s::collectives::kStepColumns, 12);
+  expect_table(f, s::collectives::kSegmentsGroup, s::collectives::kSegmentColumns, 2);
   expect_table(f, s::counters::kQueues, s::counters::kQueueColumns, 4);
   expect_table(f, s::counters::kDrops, s::counters::kDropColumns, 2);
   expect_table(f, s::events::kPfc, s::events::kPfcColumns, 14);

@@ -45,6 +45,15 @@ void expect_same(const models::CollectiveRecord& a, const models::CollectiveReco
   EXPECT_EQ(a.path_overhead, b.path_overhead);
   EXPECT_EQ(a.path_congestion, b.path_congestion);
   EXPECT_EQ(a.path_wait, b.path_wait);
+  ASSERT_EQ(a.segments.size(), b.segments.size());
+  for (size_t i = 0; i < a.segments.size(); ++i) {
+    EXPECT_EQ(a.segments[i].op, b.segments[i].op);
+    EXPECT_EQ(a.segments[i].algorithm, b.segments[i].algorithm);
+    EXPECT_EQ(a.segments[i].group, b.segments[i].group);
+    EXPECT_EQ(a.segments[i].size_bytes, b.segments[i].size_bytes);
+    EXPECT_EQ(a.segments[i].start, b.segments[i].start);
+    EXPECT_EQ(a.segments[i].finish, b.segments[i].finish);
+  }
 }
 
 void expect_same(const models::QueueCounters& a, const models::QueueCounters& b) {

@@ -98,9 +98,40 @@ TEST(RunMetrics, CountsFromTheTablesAndThePlan) {
   // A file that does not record its plan: unknown, not zero.
   d.meta.flows_planned = 0;
   d.meta.collectives_planned = 0;
+  // No RPC probe, one plain AllReduce: its own time.
+  EXPECT_EQ(m.count("rpc_p50_us_mgmt"), 0u);
+  EXPECT_DOUBLE_EQ(m.at("collective_mean_us_allreduce"), 130);
   for (const auto& [k, v] : run_metrics(d)) m[k] = v;
   EXPECT_TRUE(std::isnan(m.at("flows_unfinished")));
   EXPECT_TRUE(std::isnan(m.at("collectives_unfinished")));
+}
+
+TEST(RunMetrics, TrainingLoopsAveragePerOpAndRpcProbesComeFromTheirSeries) {
+  RunData d;
+  // Two iterations of a workload (all-to-all 40 us then AllReduce 100 us, and
+  // 50 us then 120 us) beside a plain AllReduce of 130 us.
+  for (int it = 0; it < 2; ++it) {
+    models::CollectiveRecord w;
+    w.op = "workload";
+    const Time t0 = Time::zero() + 1_ms * it;
+    w.start = t0;
+    w.segments.push_back({"all_to_all", "direct", "all", 1, t0 + 10_us, t0 + (it ? 60_us : 50_us)});
+    w.segments.push_back({"allreduce", "ring", "all", 1, t0 + 70_us, t0 + (it ? 190_us : 170_us)});
+    w.finish = w.segments.back().finish;
+    d.collectives.push_back(w);
+  }
+  d.collectives.push_back(two_steps());
+  // RPC latencies 4, 5, 6, 100 us (recorded at their start times).
+  d.series.push_back({"rpc_latency_us/mgmt", "us", {0, 1, 2, 3}, {4, 5, 6, 100}});
+  std::map<std::string, double> m;
+  for (const auto& [k, v] : run_metrics(d)) m[k] = v;
+  EXPECT_DOUBLE_EQ(m.at("collective_mean_us_all_to_all"), 45);         // (40 + 50) / 2
+  EXPECT_NEAR(m.at("collective_mean_us_allreduce"), 350.0 / 3, 1e-9);  // (100 + 120 + 130) / 3
+  EXPECT_NEAR(m.at("collective_mean_us"), 490.0 / 3, 1e-9);            // (170 + 190 + 130) / 3
+  // p50 of 4, 5, 6, 100: rank 1.5 -> 5.5; p99: rank 2.97 -> 6 + 0.97 x 94 = 97.18.
+  EXPECT_DOUBLE_EQ(m.at("rpc_p50_us_mgmt"), 5.5);
+  EXPECT_NEAR(m.at("rpc_p99_us_mgmt"), 97.18, 1e-9);
+  EXPECT_DOUBLE_EQ(m.at("rpc_mean_us_mgmt"), 28.75);  // 115 / 4
 }
 
 }  // namespace

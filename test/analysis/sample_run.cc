@@ -84,6 +84,18 @@ void record_events(H5Recorder& rec) {
   c.path_congestion = 35_us;
   c.path_wait = 5_us;  // 240 + 20 + 35 + 5 = 300 us = finish - start
   rec.collective_finished(c);
+
+  // A workload of two lines: an all-to-all per server, then a ring AllReduce.
+  models::CollectiveRecord w = c;
+  w.name = "train/iter0";
+  w.op = w.algorithm = "workload";
+  w.segments.push_back(
+      {"all_to_all", "direct", "server", 1'000'000, Time::zero() + 310_us, Time::zero() + 350_us});
+  w.segments.push_back(
+      {"allreduce", "ring", "all", 3'000'000, Time::zero() + 360_us, Time::zero() + 600_us});
+  w.start = Time::zero() + 310_us;
+  w.finish = Time::zero() + 600_us;
+  rec.collective_finished(w);
 }
 
 void record_counters(H5Recorder& rec) {

@@ -178,6 +178,19 @@ iterations = 2
     // Ideal: 50 us + 1/2 x 4e6 x 8 / 400e9 (40 us) + 2 x 3/4 x 8e6 x 8 / 3.6e12 (26.666667 us).
     EXPECT_EQ(c.ideal.count_ps(), 50'000'000 + 40'000'000 + 26'666'667);
     EXPECT_GE((c.finish - c.start).count_ps(), c.ideal.count_ps());
+    // Its two collectives: each starts after its compute (30 us after the
+    // iteration, 20 us after the first), lasts at least its own ideal time,
+    // and the last one ends the iteration.
+    ASSERT_EQ(c.segments.size(), 2u);
+    EXPECT_EQ(c.segments[0].op, "all_to_all");
+    EXPECT_EQ(c.segments[0].group, "rail");
+    EXPECT_EQ(c.segments[1].op, "allreduce");
+    EXPECT_EQ(c.segments[1].size_bytes, 8'000'000);
+    EXPECT_EQ(c.segments[0].start, c.start + sim::Duration::us(30));
+    EXPECT_EQ(c.segments[1].start, c.segments[0].finish + sim::Duration::us(20));
+    EXPECT_GE((c.segments[0].finish - c.segments[0].start).count_ps(), 40'000'000);
+    EXPECT_GE((c.segments[1].finish - c.segments[1].start).count_ps(), 26'666'667);
+    EXPECT_EQ(c.segments[1].finish, c.finish);
   }
   EXPECT_EQ(o.data.collectives[1].start, o.data.collectives[0].finish);
   // Flows: rail all-to-all 4 rails x 2 ranks x 1 + server allreduce 2 x 4 x 6, twice.
