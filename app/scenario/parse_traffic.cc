@@ -283,13 +283,15 @@ void read_collectives(TableReader& root, Names& names, ScenarioConfig& s) {
       local = local || w.group != models::WorkloadGroup::kAll ||
               w.algorithm == models::CollectiveAlgorithm::kHierarchical;
     }
-    if (local) {
-      const uint32_t g = s.gpus_per_server;
-      bool whole_servers = g >= 2 && n % g == 0 && n / g >= 2;
-      // Rank i*g + j must be GPU j of one server, the servers distinct.
-      for (size_t i = 0; whole_servers && i < n; ++i) {
-        whole_servers = c.ranks[i] % g == i % g && c.ranks[i] / g == c.ranks[i - i % g] / g;
-      }
+    const uint32_t g = s.gpus_per_server;
+    bool whole_servers = g >= 2 && n % g == 0 && n / g >= 2;
+    // Rank i*g + j must be GPU j of one server, the servers distinct.
+    for (size_t i = 0; whole_servers && i < n; ++i) {
+      whole_servers = c.ranks[i] % g == i % g && c.ranks[i] / g == c.ranks[i - i % g] / g;
+    }
+    // Whole servers use their intra-server path wherever the algorithm can
+    // (hierarchical phases, server groups, an all-to-all's local peers).
+    if (local || whole_servers) {
       if (!whole_servers) {
         f.error_at(c.workload.empty() ? "algorithm" : "workload",
                    "hierarchical (and workload groups server, rail) need topology.gpus_per_server "

@@ -15,7 +15,7 @@ namespace xoff::models {
 struct FlowRecord {
   uint32_t flow_id = 0;
   std::string name;       // scenario-given name or "f<id>"
-  std::string protocol;   // "roce" | "tcp"
+  std::string protocol;   // "roce" | "tcp" | "nvlink"
   uint32_t src_host = 0;  // host ordinal (0..H-1)
   uint32_t dst_host = 0;
   uint8_t traffic_class = 0;

@@ -352,6 +352,14 @@ sim::Duration collective_ideal(const CollectiveSpec& spec) {
       continue;
     }
     const sim::Int128 g = group_size(spec, w);
+    if (w.op == CollectiveOp::kAllToAll && w.group == WorkloadGroup::kAll && spec.local_size >= 2) {
+      // S/g to each of the g - L peers in other servers over the link, and to
+      // the L - 1 in its own server over the local path, both at once.
+      const sim::Int128 l = spec.local_size;
+      total += std::max(ceil_ps((g - l) * bits_ps, g * spec.link_rate.count()),
+                        ceil_ps((l - 1) * bits_ps, g * spec.local_rate.count()));
+      continue;
+    }
     const sim::Int128 b =
         w.group == WorkloadGroup::kServer ? spec.local_rate.count() : spec.link_rate.count();
     const sim::Int128 factor = w.op == CollectiveOp::kAllReduce ? 2 : 1;
@@ -569,9 +577,15 @@ uint32_t CollectiveEngine::launch(uint32_t part, uint32_t lane, uint32_t step, s
   f.dst = j.spec.ranks[p.members[sf.dst]];
   f.size = sim::Bytes(sf.bytes);
   f.start = start;
-  apply_class(f, p.cls);
+  // An all-to-all over more than one server reaches its server's peers over
+  // the intra-server class (rank i is GPU i mod L of server i / L).
+  const uint32_t l = j.spec.local_size;
+  const bool local = p.schedule == Schedule::kAllToAll && l >= 2 &&
+                     p.cls.protocol != j.spec.local_cls.protocol &&
+                     p.members[r] / l == p.members[sf.dst] / l;
+  apply_class(f, local ? j.spec.local_cls : p.cls);
   const uint32_t id = tm_.add_flow(std::move(f));
-  running_.get(id) = FlowTag{part, lane, step, base};
+  running_.get(id) = FlowTag{part, lane, step, local, base};
   p.step[lane] = step;
   p.sent[lane] = false;
   ++j.generated;
@@ -617,9 +631,12 @@ void CollectiveEngine::on_flow_finished(const FlowRecord& r) {
   // Bandwidth: the bytes at the path's share per channel (rate / C); overhead:
   // the flow's unloaded FCT beyond its bytes at the full rate (headers,
   // latency); congestion: the rest, so the three add up to the FCT.
-  const sim::Duration bw = sim::tx_time(sim::Bytes(r.size_bytes), p.rate);
+  const sim::BitsPerSecond share =
+      tag.local ? sim::BitsPerSecond(std::max<int64_t>(1, j.spec.local_rate.count() / p.channels))
+                : p.rate;
+  const sim::Duration bw = sim::tx_time(sim::Bytes(r.size_bytes), share);
   const sim::Duration bw_alone =
-      sim::tx_time(sim::Bytes(r.size_bytes), sim::BitsPerSecond(p.rate.count() * p.channels));
+      sim::tx_time(sim::Bytes(r.size_bytes), sim::BitsPerSecond(share.count() * p.channels));
   const sim::Duration overhead = std::clamp(r.ideal_fct - bw_alone, sim::Duration::zero(),
                                             std::max(fct, sim::Duration::zero()));
   // A flow that outran its share (the other channels had finished) has no

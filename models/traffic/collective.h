@@ -96,9 +96,11 @@ struct CollectiveSpec {
   sim::BitsPerSecond link_rate;  // B: host link rate, for the ideal bound
   FlowClass cls;                 // RoCE, class 0 unless set
   uint32_t channels = 1;         // independent rings (QPs per peer), 1..64
-  // Hierarchical only: ranks per server (>= 2, divides N, N / local_size >= 2),
-  // the class of the intra-server phases (e.g. Protocol::kNvlink) and the
-  // per-rank rate of that path for the ideal bound.
+  // Servers: ranks per server (>= 2, divides N, N / local_size >= 2), the
+  // class of the intra-server path (e.g. Protocol::kNvlink) and its per-rank
+  // rate for the ideal bound. Hierarchical steps and server/rail groups need
+  // it; with it, an all-to-all sends to the peers in its own server over
+  // that class (as NCCL does over NVLink). 0: one GPU per server.
   uint32_t local_size = 0;
   FlowClass local_cls;
   sim::BitsPerSecond local_rate;
@@ -245,6 +247,7 @@ class CollectiveEngine final : public FlowObserver {
     uint32_t part = 0;
     uint32_t lane = 0;
     uint32_t step = 0;
+    bool local = false;  // an all-to-all flow inside one server (local class)
     CriticalPath base;
   };
   void plan_parts(uint32_t job);

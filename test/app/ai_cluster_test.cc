@@ -149,6 +149,31 @@ size = "8MB"
   EXPECT_NE(back.find("runs backwards"), std::string::npos) << back;
 }
 
+// An all-to-all over 2 servers x 4 GPUs sends S/8 to each peer: the 3 in
+// its own server over NVLink, the 4 in the other over RoCE, at once. Ideal:
+// max(4/8 x 4e6 x 8 / 400e9, 3/8 x 4e6 x 8 / 3.6e12) = max(40, 3.33) us.
+TEST_F(AiClusterTest, AnAllToAllReachesItsServersPeersOverNvlink) {
+  const RunOutcome o = run(std::string(kRail) + R"(
+[[collective]]
+name = "a2a"
+op = "all_to_all"
+hosts = "all"
+size = "4MB"
+)");
+  ASSERT_EQ(o.exit_code, 0);
+  ASSERT_EQ(o.data.collectives.size(), 1u);
+  EXPECT_EQ(o.data.collectives[0].ideal.count_ps(), 40'000'000);
+  int nvlink = 0, roce = 0;
+  for (const auto& f : o.data.flows) {
+    EXPECT_EQ(f.size_bytes, 500'000);
+    const bool same_server = f.src_host / 4 == f.dst_host / 4;
+    EXPECT_EQ(f.protocol, same_server ? "nvlink" : "roce") << f.name;
+    (same_server ? nvlink : roce)++;
+  }
+  EXPECT_EQ(nvlink, 8 * 3);
+  EXPECT_EQ(roce, 8 * 4);
+}
+
 // A workload: compute 30 us, an all-to-all within each rail, compute 20 us,
 // an allreduce in each server (NVLink), twice. Each iteration holds both
 // computes: 50 us of waiting on the critical path, and the iteration takes
