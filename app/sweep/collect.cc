@@ -95,8 +95,9 @@ std::vector<analysis::TableColumn> collect_table(const Plan& plan, const fs::pat
 }
 
 std::vector<std::string> default_terminal_metrics() {
-  return {"flows_unfinished", "fct_p50_us_all",      "fct_p99_us_all",    "xoff_frames",
-          "ecn_marks",        "lossless_violations", "peak_buffer_bytes", "allreduce_us"};
+  return {"flows_unfinished",  "fct_p50_us_all", "fct_p99_us_all",
+          "xoff_frames",       "ecn_marks",      "lossless_violations",
+          "peak_buffer_bytes", "allreduce_us",   "collective_mean_us"};
 }
 
 size_t print_table(std::FILE* f, const Plan& plan, const std::vector<analysis::TableColumn>& t,

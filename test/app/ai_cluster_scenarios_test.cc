@@ -50,7 +50,7 @@ TEST(AiCluster128Scenario, TuningHelpsTheStepAndABadBufferCollapsesIt) {
   EXPECT_LT(p50, 1.2);
 
   const auto bad = run_variant("bad_buffer");
-  // Headroom 16 KiB against a ~118 KB bound: PFC cannot stop the sender in
+  // Headroom 16 KiB against a 108.4 KB bound: PFC cannot stop the sender in
   // time, so the lossless class drops; go-back-N turns that into a collapse.
   EXPECT_GT(bad.at("lossless_violations"), 1000);
   EXPECT_GT(bad.at("xoff_frames"), base.at("xoff_frames"));
