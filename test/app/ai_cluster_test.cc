@@ -174,6 +174,61 @@ size = "4MB"
   EXPECT_EQ(roce, 8 * 4);
 }
 
+// Two jobs on one fabric: 4 servers x 4 GPUs on 4 rail leaves (4 servers
+// each) with one spine (oversubscription 4: one 400G uplink per leaf). Job A
+// (servers 0, 1) alone: an all-to-all of 4 MB sends 0.5 MB to each of 7
+// peers; the 3 in other rails and the other server cross the spine, so each
+// leaf's uplink carries 2 GPUs x 3 x 0.5 MB = 3 MB = 60 us at 400G. With job
+// B (servers 2, 3) at the same time the uplinks carry 6 MB: about 120 us.
+TEST_F(AiClusterTest, TwoJobsShareTheFabricAndSlowEachOtherDown) {
+  const std::string fabric = R"([scenario]
+name = "two_jobs"
+duration = "20ms"
+[topology]
+kind = "rail"
+servers = 4
+gpus_per_server = 4
+servers_per_leaf = 4
+oversubscription = 4
+host_rate = "400Gbps"
+host_delay = "500ns"
+[buffer]
+size = "32MB"
+headroom = "256KiB"
+[nic]
+mtu = "4096B"
+)";
+  const std::string job_a = R"(
+[[collective]]
+name = "a"
+op = "all_to_all"
+hosts = "h0..h7"
+size = "4MB"
+)";
+  const std::string job_b = R"(
+[[collective]]
+name = "b"
+op = "all_to_all"
+hosts = "h8..h15"
+size = "4MB"
+)";
+  const RunOutcome alone = run(fabric + job_a);
+  const RunOutcome both = run(fabric + job_a + job_b);
+  ASSERT_EQ(alone.exit_code, 0);
+  ASSERT_EQ(both.exit_code, 0);
+  ASSERT_EQ(alone.data.collectives.size(), 1u);
+  ASSERT_EQ(both.data.collectives.size(), 2u);
+  const double t_alone =
+      (alone.data.collectives[0].finish - alone.data.collectives[0].start).to_us();
+  EXPECT_GE(t_alone, 60.0);
+  EXPECT_LT(t_alone, 90.0);
+  for (const auto& c : both.data.collectives) {
+    const double t = (c.finish - c.start).to_us();
+    EXPECT_GE(t, 120.0) << c.name;
+    EXPECT_LT(t, 180.0) << c.name;
+  }
+}
+
 // A workload: compute 30 us, an all-to-all within each rail, compute 20 us,
 // an allreduce in each server (NVLink), twice. Each iteration holds both
 // computes: 50 us of waiting on the critical path, and the iteration takes
