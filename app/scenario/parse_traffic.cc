@@ -235,7 +235,7 @@ void read_collectives(TableReader& root, Names& names, ScenarioConfig& s) {
     c.name = f.optional<std::string>("name", op + std::to_string(s.traffic.collectives.size()));
     std::string alg;
     if (c.op == models::CollectiveOp::kAllReduce) {
-      alg = f.choice("algorithm", {"ring", "halving_doubling", "hierarchical"}, "ring");
+      alg = f.choice("algorithm", {"ring", "halving_doubling", "hierarchical", "tree"}, "ring");
     } else if (c.op == models::CollectiveOp::kAllToAll) {
       alg = f.choice("algorithm", {"direct"}, "direct");
     } else {
@@ -244,6 +244,7 @@ void read_collectives(TableReader& root, Names& names, ScenarioConfig& s) {
     c.algorithm = alg == "ring"               ? models::CollectiveAlgorithm::kRing
                   : alg == "halving_doubling" ? models::CollectiveAlgorithm::kHalvingDoubling
                   : alg == "hierarchical"     ? models::CollectiveAlgorithm::kHierarchical
+                  : alg == "tree"             ? models::CollectiveAlgorithm::kTree
                                               : models::CollectiveAlgorithm::kDirect;
     c.ranks = names.hosts(f, "hosts", true);
     if (f.has("workload")) {  // a training job's steps from a file
@@ -267,6 +268,8 @@ void read_collectives(TableReader& root, Names& names, ScenarioConfig& s) {
     c.compute =
         f.optional<sim::Duration>("compute", sim::Duration::zero(), {.min = sim::Duration::zero()});
     c.channels = static_cast<uint32_t>(f.optional<int64_t>("channels", 1, {.min = 1, .max = 64}));
+    c.chunk_size = f.optional<sim::Bytes>("chunk_size", c.chunk_size,
+                                          {.min = sim::Bytes(1), .max = sim::Bytes(1LL << 30)});
     c.cls = read_flow_class(f, "roce");
     const size_t n = c.ranks.size();
     check_hosts(f, "hosts", c.ranks, 2, names.topology());

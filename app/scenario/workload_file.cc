@@ -106,6 +106,7 @@ models::CollectiveAlgorithm algorithm_of(const std::string& s) {
   if (s == "halving_doubling") return models::CollectiveAlgorithm::kHalvingDoubling;
   if (s == "hierarchical") return models::CollectiveAlgorithm::kHierarchical;
   if (s == "direct") return models::CollectiveAlgorithm::kDirect;
+  if (s == "tree") return models::CollectiveAlgorithm::kTree;
   return models::CollectiveAlgorithm::kRing;
 }
 
@@ -146,7 +147,7 @@ std::vector<models::WorkloadStep> read_xoff(std::istream& in, const Parser& p) {
       } else {
         std::vector<std::string> allowed = {"ring"};
         if (w.op == models::CollectiveOp::kAllReduce)
-          allowed = {"ring", "halving_doubling", "hierarchical"};
+          allowed = {"ring", "halving_doubling", "hierarchical", "tree"};
         if (w.op == models::CollectiveOp::kAllToAll) allowed = {"direct"};
         w.algorithm = algorithm_of(p.choice(value, line, "algorithm", allowed));
       }

@@ -53,7 +53,54 @@ StepFlow halving_doubling_step(uint32_t n, int64_t s, uint32_t r, uint32_t k) {
   }
 }
 
+// Chunks of one channel's bytes for a tree: chunk_size each at most, and at
+// least one byte each.
+uint32_t tree_chunks(int64_t channel_bytes, int64_t chunk_size) {
+  const int64_t k = (channel_bytes + chunk_size - 1) / std::max<int64_t>(1, chunk_size);
+  return static_cast<uint32_t>(std::clamp<int64_t>(k, 1, std::max<int64_t>(1, channel_bytes)));
+}
+
 }  // namespace
+
+TreeLinks binary_tree(uint32_t n, uint32_t rank) {
+  TreeLinks t;
+  const auto r = static_cast<int64_t>(rank);
+  const auto nn = static_cast<int64_t>(n);
+  int64_t bit = 1;
+  while (bit < nn && (bit & r) == 0) bit <<= 1;
+  if (r == 0) {  // the root: one child, the largest power of two below n
+    if (n > 1) t.child[1] = static_cast<int32_t>(bit >> 1);
+    return t;
+  }
+  int64_t up = (r ^ bit) | (bit << 1);
+  if (up >= nn) up = r ^ bit;
+  t.parent = static_cast<int32_t>(up);
+  int64_t low = bit >> 1;
+  if (low == 0) return t;
+  t.child[0] = static_cast<int32_t>(r - low);
+  int64_t down = r + low;
+  while (down >= nn && low > 0) {
+    low >>= 1;
+    down = r + low;
+  }
+  if (low > 0) t.child[1] = static_cast<int32_t>(down);
+  return t;
+}
+
+TreeLinks double_tree(uint32_t n, uint32_t rank, uint32_t tree) {
+  if (tree % 2 == 0) return binary_tree(n, rank);
+  const auto nn = static_cast<int32_t>(n);
+  // Odd n: shift by one; even n: mirror.
+  const bool shift = n % 2 == 1;
+  const auto to = [&](int32_t x) { return shift ? (x + nn - 1) % nn : nn - 1 - x; };
+  const auto back = [&](int32_t x) { return x < 0 ? -1 : shift ? (x + 1) % nn : nn - 1 - x; };
+  const TreeLinks b = binary_tree(n, static_cast<uint32_t>(to(static_cast<int32_t>(rank))));
+  TreeLinks t;
+  t.parent = back(b.parent);
+  t.child[0] = back(b.child[0]);
+  t.child[1] = back(b.child[1]);
+  return t;
+}
 
 // The engine's schedules, shared with collective_flows().
 namespace collective_detail {
@@ -67,6 +114,7 @@ uint32_t schedule_steps(Schedule sc, uint32_t n) {
     case Schedule::kReduceScatter:
     case Schedule::kAllGather:
     case Schedule::kAllToAll:
+    case Schedule::kTree:  // chunks: set by the part
       break;
   }
   return n - 1;
@@ -82,6 +130,7 @@ StepFlow schedule_step(Schedule sc, uint32_t n, int64_t s, uint32_t r, uint32_t 
     case Schedule::kHalvingDoubling:
       return halving_doubling_step(n, s, r, k);
     case Schedule::kAllToAll:
+    case Schedule::kTree:  // not a step schedule (tree_advance)
       break;
   }
   const uint32_t dst = (r + k + 1) % n;
@@ -93,6 +142,7 @@ Schedule flat_schedule(const CollectiveSpec& spec) {
   switch (spec.op) {
     case CollectiveOp::kAllReduce:
       return spec.algorithm == CollectiveAlgorithm::kHalvingDoubling ? Schedule::kHalvingDoubling
+             : spec.algorithm == CollectiveAlgorithm::kTree          ? Schedule::kTree
                                                                      : Schedule::kRing;
     case CollectiveOp::kReduceScatter:
       return Schedule::kReduceScatter;
@@ -174,8 +224,12 @@ void validate_collective(const CollectiveSpec& spec) {
       case CollectiveAlgorithm::kDirect:
         if (spec.op != CollectiveOp::kAllToAll) fail("direct is the all_to_all algorithm");
         break;
+      case CollectiveAlgorithm::kTree:
+        if (!allreduce) fail("tree is an allreduce algorithm");
+        break;
     }
   }
+  if (spec.chunk_size.count() < 1) fail("chunk_size must be at least 1 byte");
   if (!spec.workload.empty() &&
       std::none_of(spec.workload.begin(), spec.workload.end(),
                    [](const WorkloadStep& w) { return w.size.count() > 0; })) {
@@ -204,6 +258,8 @@ void validate_collective(const CollectiveSpec& spec) {
                                                                : n;
     if (w.algorithm == CollectiveAlgorithm::kHierarchical && w.group != WorkloadGroup::kAll)
       fail(at + "hierarchical runs over group all");
+    if (w.algorithm == CollectiveAlgorithm::kTree && w.group != WorkloadGroup::kAll)
+      fail(at + "tree runs over group all");
     if (w.algorithm == CollectiveAlgorithm::kHalvingDoubling && !std::has_single_bit(group_n))
       fail(at + "halving-doubling needs a power-of-two group, got " + std::to_string(group_n));
     if (w.size.count() < static_cast<int64_t>(group_n * spec.channels))
@@ -211,7 +267,8 @@ void validate_collective(const CollectiveSpec& spec) {
     one.ranks.resize(2);  // the op/algorithm pairing only
     one.local_size = 0;
     if (w.algorithm != CollectiveAlgorithm::kHierarchical &&
-        w.algorithm != CollectiveAlgorithm::kHalvingDoubling) {
+        w.algorithm != CollectiveAlgorithm::kHalvingDoubling &&
+        w.algorithm != CollectiveAlgorithm::kTree) {
       try {
         validate_collective(one);
       } catch (const TrafficError& e) {
@@ -277,6 +334,8 @@ const char* algorithm_name(CollectiveAlgorithm a) {
       return "halving_doubling";
     case CollectiveAlgorithm::kHierarchical:
       return "hierarchical";
+    case CollectiveAlgorithm::kTree:
+      return "tree";
     case CollectiveAlgorithm::kDirect:
       break;
   }
@@ -292,6 +351,11 @@ uint32_t collective_steps(const CollectiveSpec& spec) {
       total += 2 * (l - 1) + 2 * (static_cast<uint32_t>(spec.ranks.size()) / l - 1);
       continue;
     }
+    if (w.algorithm == CollectiveAlgorithm::kTree) {
+      total +=
+          tree_chunks(chunk_bytes(w.size.count(), spec.channels, 0, 1), spec.chunk_size.count());
+      continue;
+    }
     CollectiveSpec one = spec;
     one.op = w.op;
     one.algorithm = w.algorithm;
@@ -302,14 +366,35 @@ uint32_t collective_steps(const CollectiveSpec& spec) {
 }
 
 uint64_t collective_flow_count(const CollectiveSpec& spec) {
-  return uint64_t{collective_steps(spec)} * spec.ranks.size() * spec.channels;
+  uint64_t total = 0;
+  const uint64_t n = spec.ranks.size();
+  for (const WorkloadStep& w : steps_of(spec)) {
+    if (w.size.count() == 0) continue;
+    if (w.algorithm != CollectiveAlgorithm::kTree) {
+      CollectiveSpec one = spec;
+      one.workload.clear();
+      one.op = w.op;
+      one.algorithm = w.algorithm;
+      one.size = w.size;
+      total += uint64_t{collective_steps(one)} * n * spec.channels;
+      continue;
+    }
+    // Each channel's chunk count (the first channels may be one byte larger).
+    for (uint32_t c = 0; c < spec.channels; ++c) {
+      total +=
+          2 * (n - 1) *
+          tree_chunks(chunk_bytes(w.size.count(), spec.channels, c, 1), spec.chunk_size.count());
+    }
+  }
+  return total;
 }
 
 std::vector<FlowPlan> collective_flows(const CollectiveSpec& spec) {
   validate_collective(spec);
-  if (collective_detail::hierarchical(spec) || !spec.workload.empty())
+  if (collective_detail::hierarchical(spec) || !spec.workload.empty() ||
+      spec.algorithm == CollectiveAlgorithm::kTree)
     throw TrafficError(spec.name +
-                       ": a hierarchical collective or a workload is not planned up front");
+                       ": a hierarchical or tree collective or a workload is not planned up front");
   const Schedule sc = collective_detail::flat_schedule(spec);
   const auto n = static_cast<uint32_t>(spec.ranks.size());
   const uint32_t steps = collective_steps(spec);
@@ -349,6 +434,23 @@ sim::Duration collective_ideal(const CollectiveSpec& spec) {
       const sim::Int128 m = n / l;
       total += ceil_ps(2 * (l - 1) * bits_ps, l * spec.local_rate.count()) +
                ceil_ps(2 * (m - 1) * bits_ps, n * spec.link_rate.count());
+      continue;
+    }
+    if (w.algorithm == CollectiveAlgorithm::kTree) {
+      // The busiest rank: per channel, its bytes up (not the root) and down
+      // to each child.
+      const auto n = static_cast<uint32_t>(spec.ranks.size());
+      sim::Int128 most = 0;
+      for (uint32_t r = 0; r < n; ++r) {
+        sim::Int128 sent = 0;
+        for (uint32_t c = 0; c < spec.channels; ++c) {
+          const TreeLinks t = double_tree(n, r, c);
+          const int links = (t.parent >= 0) + (t.child[0] >= 0) + (t.child[1] >= 0);
+          sent += sim::Int128{links} * chunk_bytes(w.size.count(), spec.channels, c, 1);
+        }
+        most = std::max(most, sent);
+      }
+      total += ceil_ps(most * 8 * 1'000'000'000'000, spec.link_rate.count());
       continue;
     }
     const sim::Int128 g = group_size(spec, w);
@@ -462,8 +564,20 @@ void CollectiveEngine::plan_step(uint32_t job, const WorkloadStep& step) {
     p.rate = sim::BitsPerSecond(std::max<int64_t>(1, rate.count() / spec.channels));
     p.channels = spec.channels;
     p.steps = collective_detail::schedule_steps(sc, p.n);
+    uint64_t flows = uint64_t{p.steps} * p.n * p.channels;
+    if (sc == Schedule::kTree) {
+      // Steps are chunks (the first channel's count: channels differ by at
+      // most one byte, so by at most one chunk when S/C is a multiple).
+      p.chunks = tree_chunks(chunk_bytes(size, p.channels, 0, 1), spec.chunk_size.count());
+      p.steps = p.chunks;
+      flows = 0;
+      for (uint32_t c = 0; c < p.channels; ++c) {
+        flows += uint64_t{2} * (p.n - 1) *
+                 tree_chunks(chunk_bytes(size, p.channels, c, 1), spec.chunk_size.count());
+      }
+    }
     j.phases.back().push_back(static_cast<uint32_t>(parts_.size() - 1));
-    j.total += uint64_t{p.steps} * p.n * p.channels;
+    j.total += flows;
   };
   const auto server = [&](uint32_t s) {
     std::vector<uint32_t> v(l);
@@ -550,6 +664,23 @@ void CollectiveEngine::begin_phase(uint32_t job, const CriticalPath& origin) {
 void CollectiveEngine::begin_part(uint32_t part, const CriticalPath& origin, sim::Time start) {
   Part& p = parts_[part];
   const uint32_t lanes = p.n * p.channels;
+  if (p.schedule == Schedule::kTree) {
+    p.remaining = 0;
+    for (uint32_t c = 0; c < p.channels; ++c) {
+      p.remaining +=
+          uint64_t{2} * (p.n - 1) *
+          tree_chunks(chunk_bytes(p.size, p.channels, c, 1), jobs_[p.job].spec.chunk_size.count());
+    }
+    p.up_next.assign(lanes, 0);
+    p.from_parent.assign(lanes, 0);
+    for (int s = 0; s < 2; ++s) {
+      p.down_next[s].assign(lanes, 0);
+      p.from_child[s].assign(lanes, 0);
+    }
+    p.busy.assign(lanes, 0);
+    for (uint32_t lane = 0; lane < lanes; ++lane) tree_advance(part, lane, start, origin);
+    return;
+  }
   p.remaining = uint64_t{p.steps} * lanes;
   p.step.assign(lanes, 0);
   p.sent.assign(lanes, false);
@@ -584,10 +715,15 @@ uint32_t CollectiveEngine::launch(uint32_t part, uint32_t lane, uint32_t step, s
                      p.cls.protocol != j.spec.local_cls.protocol &&
                      p.members[r] / l == p.members[sf.dst] / l;
   apply_class(f, local ? j.spec.local_cls : p.cls);
-  const uint32_t id = tm_.add_flow(std::move(f));
-  running_.get(id) = FlowTag{part, lane, step, local, base};
   p.step[lane] = step;
   p.sent[lane] = false;
+  return register_flow(std::move(f), FlowTag{part, lane, step, local, 0, base});
+}
+
+uint32_t CollectiveEngine::register_flow(FlowSpec f, const FlowTag& tag) {
+  Job& j = jobs_[parts_[tag.part].job];
+  const uint32_t id = tm_.add_flow(std::move(f));
+  running_.get(id) = tag;
   ++j.generated;
   if (!j.first_launched) {
     j.first_launched = true;
@@ -595,6 +731,67 @@ uint32_t CollectiveEngine::launch(uint32_t part, uint32_t lane, uint32_t step, s
     if (j.iteration == 0) j.first_flow = id;
   }
   return id;
+}
+
+void CollectiveEngine::tree_advance(uint32_t part, uint32_t lane, sim::Time now,
+                                    const CriticalPath& base) {
+  Part& p = parts_[part];
+  const Job& j = jobs_[p.job];
+  const uint32_t c = lane / p.n;
+  const uint32_t v = lane % p.n;
+  const TreeLinks t = double_tree(p.n, v, c);
+  const int64_t channel_bytes = chunk_bytes(p.size, p.channels, c, 1);
+  const uint32_t k = tree_chunks(channel_bytes, j.spec.chunk_size.count());
+  // Chunk i is reduced here once every child has sent it up.
+  uint32_t reduced = k;
+  for (int s = 0; s < 2; ++s) {
+    if (t.child[s] >= 0) reduced = std::min(reduced, p.from_child[s][lane]);
+  }
+  const auto send = [&](int32_t to, uint32_t chunk, uint8_t kind) {
+    FlowSpec f;
+    f.name = collective_detail::flow_name(j.spec, p.phase, c, chunk, p.members[v]) +
+             (kind == 0   ? "/up"
+              : kind == 1 ? "/down0"
+                          : "/down1");
+    f.src = j.spec.ranks[p.members[v]];
+    f.dst = j.spec.ranks[p.members[static_cast<uint32_t>(to)]];
+    f.size = sim::Bytes(chunk_bytes(channel_bytes, k, chunk, 1));
+    f.start = now;
+    apply_class(f, p.cls);
+    p.busy[lane] |= static_cast<uint8_t>(1u << kind);
+    register_flow(std::move(f), FlowTag{part, lane, chunk, false, kind, base});
+  };
+  if (t.parent >= 0 && (p.busy[lane] & 1u) == 0 && p.up_next[lane] < reduced) {
+    send(t.parent, p.up_next[lane]++, 0);
+  }
+  // Down: the root sends what it reduced, the others what came from above.
+  const uint32_t have = t.parent < 0 ? reduced : p.from_parent[lane];
+  for (int s = 0; s < 2; ++s) {
+    const auto bit = static_cast<uint8_t>(2u << s);
+    if (t.child[s] >= 0 && (p.busy[lane] & bit) == 0 && p.down_next[s][lane] < have) {
+      send(t.child[s], p.down_next[s][lane]++, static_cast<uint8_t>(1 + s));
+    }
+  }
+}
+
+void CollectiveEngine::tree_finished(const FlowTag& tag, const CriticalPath& path, sim::Time now) {
+  Part& p = parts_[tag.part];
+  const uint32_t c = tag.lane / p.n;
+  const uint32_t v = tag.lane % p.n;
+  const TreeLinks t = double_tree(p.n, v, c);
+  p.busy[tag.lane] &= static_cast<uint8_t>(~(1u << tag.kind));
+  uint32_t peer = 0;
+  if (tag.kind == 0) {  // arrived at the parent: one more chunk from this child
+    peer = c * p.n + static_cast<uint32_t>(t.parent);
+    const TreeLinks up = double_tree(p.n, static_cast<uint32_t>(t.parent), c);
+    ++p.from_child[up.child[0] == static_cast<int32_t>(v) ? 0 : 1][peer];
+  } else {  // arrived at the child
+    peer = c * p.n + static_cast<uint32_t>(t.child[tag.kind - 1]);
+    ++p.from_parent[peer];
+  }
+  // The flow that just finished is the later of each new send's dependencies.
+  tree_advance(tag.part, tag.lane, now, path);
+  tree_advance(tag.part, peer, now, path);
 }
 
 void CollectiveEngine::advance(uint32_t part, uint32_t lane, sim::Time now) {
@@ -649,7 +846,9 @@ void CollectiveEngine::on_flow_finished(const FlowRecord& r) {
   ++path.flows;
   path.finish = r.finish;
   if (path.finish >= j.last.finish) j.last = path;
-  if (p.schedule != Schedule::kAllToAll) {
+  if (p.schedule == Schedule::kTree) {
+    tree_finished(tag, path, r.finish);
+  } else if (p.schedule != Schedule::kAllToAll) {
     const uint32_t c = tag.lane / p.n;
     const int64_t size = chunk_bytes(p.size, p.channels, c, 1);
     const uint32_t dst =

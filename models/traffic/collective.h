@@ -63,11 +63,23 @@
 namespace xoff::models {
 
 enum class CollectiveOp : uint8_t { kAllReduce, kReduceScatter, kAllGather, kAllToAll };
-enum class CollectiveAlgorithm : uint8_t { kRing, kHalvingDoubling, kHierarchical, kDirect };
+enum class CollectiveAlgorithm : uint8_t { kRing, kHalvingDoubling, kHierarchical, kDirect, kTree };
 // "allreduce" | "reduce_scatter" | "all_gather" | "all_to_all"
 const char* op_name(CollectiveOp op);
-// "ring" | "halving_doubling" | "hierarchical" | "direct"
+// "ring" | "halving_doubling" | "hierarchical" | "direct" | "tree"
 const char* algorithm_name(CollectiveAlgorithm a);
+
+// NCCL's double binary tree (its ncclGetBtree / ncclGetDtree): tree 0 is a
+// binary tree over ranks 0..n-1 numbered in order (rank 0 the root with one
+// child, then by the lowest set bit); tree 1 mirrors it (rank n-1-r) for even
+// n and shifts it by one for odd n, so a rank that is interior in one tree is
+// a leaf in the other. -1: none.
+struct TreeLinks {
+  int32_t parent = -1;
+  int32_t child[2] = {-1, -1};
+};
+TreeLinks binary_tree(uint32_t n, uint32_t rank);
+TreeLinks double_tree(uint32_t n, uint32_t rank, uint32_t tree);
 
 // One line of a training job's communication (a workload): `compute` of
 // computation, then the collective `op` of `size` bytes over `group`: all
@@ -87,9 +99,13 @@ const char* group_name(WorkloadGroup g);  // "all" | "server" | "rail"
 struct CollectiveSpec {
   std::string name = "allreduce";
   CollectiveOp op = CollectiveOp::kAllReduce;
-  // ring or halving_doubling or hierarchical for allreduce, ring for
+  // ring, halving_doubling, hierarchical or tree for allreduce, ring for
   // reduce_scatter and all_gather, direct for all_to_all.
   CollectiveAlgorithm algorithm = CollectiveAlgorithm::kRing;
+  // Tree: each channel's bytes (S/C) move in pipelined chunks of at most
+  // this many bytes (NCCL moves 512 KB per step of its buffer). Channel c
+  // runs on tree c mod 2 of the double binary tree.
+  sim::Bytes chunk_size{512'000};
   std::vector<uint32_t> ranks;  // rank i runs on host ranks[i]; distinct, N >= 2
   sim::Bytes size;              // S: bytes reduced (per rank buffer), >= N
   sim::Time start;
@@ -121,7 +137,9 @@ struct CollectiveSpec {
 // halving-doubling, N-1 for reduce-scatter, all-gather and all-to-all,
 // 2(L-1) + 2(N/L-1) for hierarchical with L ranks per server.
 uint32_t collective_steps(const CollectiveSpec& spec);
-// Flows of one iteration: steps x N x channels.
+// Flows of one iteration: steps x N x channels; a tree allreduce 2 (N-1) x
+// chunks x channels (every rank but the root sends each chunk up, every
+// rank but the root receives it back down). A tree's steps are its chunks.
 uint64_t collective_flow_count(const CollectiveSpec& spec);
 // The flows of a one-phase collective, channel-major then step-major: flow
 // (channel c, rank r, step k) is batch index (c * steps + k) * N + r, named
@@ -131,7 +149,9 @@ std::vector<FlowPlan> collective_flows(const CollectiveSpec& spec);
 // Throws TrafficError (naming the collective) on an impossible spec.
 void validate_collective(const CollectiveSpec& spec);
 // The bandwidth bound, rounded up to the picosecond: allreduce 2(N-1)/N * S/B
-// (ring and halving-doubling alike); reduce-scatter, all-gather and
+// (ring and halving-doubling alike); tree: the most bytes one rank sends
+// (its channels' chunks up to its parent and down to each child) over B,
+// 2 S/B with an even number of channels, 3 S/B with one; reduce-scatter, all-gather and
 // all-to-all (N-1)/N * S/B; hierarchical 2(L-1)/L * S/B_local (both
 // intra-server phases) + 2(M-1)/M * (S/L)/B over M = N/L servers.
 sim::Duration collective_ideal(const CollectiveSpec& spec);
@@ -152,7 +172,14 @@ struct CriticalPath {
 
 namespace collective_detail {
 // The per-group schedules a collective is made of (collective.cc).
-enum class Schedule : uint8_t { kRing, kHalvingDoubling, kReduceScatter, kAllGather, kAllToAll };
+enum class Schedule : uint8_t {
+  kRing,
+  kHalvingDoubling,
+  kReduceScatter,
+  kAllGather,
+  kAllToAll,
+  kTree
+};
 }  // namespace collective_detail
 
 class CollectiveEngine final : public FlowObserver {
@@ -209,6 +236,13 @@ class CollectiveEngine final : public FlowObserver {
     // that of the incoming flow.
     std::vector<CriticalPath> own;
     std::unordered_map<uint64_t, CriticalPath> incoming;
+    // Tree: chunks per channel; per lane the next chunk to send up and down
+    // to each child, the chunks received from each child and from the
+    // parent, and which of its three connections has a chunk in flight
+    // (bit 0 up, bits 1 and 2 down). One chunk at a time per connection.
+    uint32_t chunks = 0;
+    std::vector<uint32_t> up_next, down_next[2], from_child[2], from_parent;
+    std::vector<uint8_t> busy;
   };
   struct Job {
     CollectiveSpec spec;
@@ -248,6 +282,7 @@ class CollectiveEngine final : public FlowObserver {
     uint32_t lane = 0;
     uint32_t step = 0;
     bool local = false;  // an all-to-all flow inside one server (local class)
+    uint8_t kind = 0;    // tree: 0 up to the parent, 1 + s down to child s
     CriticalPath base;
   };
   void plan_parts(uint32_t job);
@@ -255,6 +290,11 @@ class CollectiveEngine final : public FlowObserver {
   void plan_step(uint32_t job, const WorkloadStep& step);
   uint32_t launch(uint32_t part, uint32_t lane, uint32_t step, sim::Time start,
                   const CriticalPath& base);
+  // Hands a collective flow to the manager and remembers what it is.
+  uint32_t register_flow(FlowSpec f, const FlowTag& tag);
+  // Tree: launches what the lane may send now (up, down to each child).
+  void tree_advance(uint32_t part, uint32_t lane, sim::Time now, const CriticalPath& base);
+  void tree_finished(const FlowTag& tag, const CriticalPath& path, sim::Time now);
   // Starts the lane's next step if both of its dependencies have finished.
   void advance(uint32_t part, uint32_t lane, sim::Time now);
   void begin_part(uint32_t part, const CriticalPath& origin, sim::Time start);

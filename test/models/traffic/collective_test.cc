@@ -357,3 +357,120 @@ TEST(Hierarchical, RefusesRanksThatAreNotWholeServers) {
 
 }  // namespace
 }  // namespace xoff::models
+
+namespace xoff::models {
+namespace {
+
+// NCCL's btree for 8 ranks: 0 -> 4, 4 -> {2, 6}, 2 -> {1, 3}, 6 -> {5, 7};
+// the second tree mirrors it (rank r plays 7 - r), so its root is 7.
+TEST(DoubleBinaryTree, EightRanksAsNcclBuildsThem) {
+  const auto links = [](uint32_t r, uint32_t t) { return double_tree(8, r, t); };
+  EXPECT_EQ(links(0, 0).parent, -1);
+  EXPECT_EQ(links(0, 0).child[1], 4);
+  EXPECT_EQ(links(4, 0).parent, 0);
+  EXPECT_EQ(links(4, 0).child[0], 2);
+  EXPECT_EQ(links(4, 0).child[1], 6);
+  EXPECT_EQ(links(2, 0).child[0], 1);
+  EXPECT_EQ(links(2, 0).child[1], 3);
+  EXPECT_EQ(links(7, 0).parent, 6);
+  EXPECT_EQ(links(7, 0).child[0], -1);
+  EXPECT_EQ(links(7, 1).parent, -1);   // mirror of rank 0
+  EXPECT_EQ(links(3, 1).parent, 7);    // mirror of 4 -> 0
+  EXPECT_EQ(links(5, 1).child[0], 6);  // mirror of 2 -> 1
+}
+
+// For every size: each tree spans all ranks (every rank reaches the root
+// through its parents, parent and child links agree, n - 1 edges), and with
+// an even count no rank has children in both trees.
+TEST(DoubleBinaryTree, BothTreesSpanEveryRankAndEvenCountsShareNoInteriorRank) {
+  for (uint32_t n = 2; n <= 70; ++n) {
+    for (uint32_t t = 0; t < 2; ++t) {
+      uint32_t edges = 0;
+      for (uint32_t r = 0; r < n; ++r) {
+        const TreeLinks l = double_tree(n, r, t);
+        for (int32_t c : l.child) {
+          if (c < 0) continue;
+          ASSERT_LT(c, static_cast<int32_t>(n));
+          EXPECT_EQ(double_tree(n, static_cast<uint32_t>(c), t).parent, static_cast<int32_t>(r))
+              << "n " << n << " tree " << t << " rank " << r;
+          ++edges;
+        }
+        int32_t at = static_cast<int32_t>(r);
+        for (uint32_t hops = 0; double_tree(n, static_cast<uint32_t>(at), t).parent >= 0; ++hops) {
+          ASSERT_LE(hops, 8u) << "n " << n << " rank " << r;  // depth <= log2(70) + 1
+          at = double_tree(n, static_cast<uint32_t>(at), t).parent;
+        }
+      }
+      EXPECT_EQ(edges, n - 1) << "n " << n << " tree " << t;
+    }
+    if (n % 2 == 0) {
+      for (uint32_t r = 0; r < n; ++r) {
+        const auto interior = [&](uint32_t t) {
+          const TreeLinks l = double_tree(n, r, t);
+          return l.child[0] >= 0 || l.child[1] >= 0;
+        };
+        EXPECT_FALSE(interior(0) && interior(1)) << "n " << n << " rank " << r;
+      }
+    }
+  }
+}
+
+// Two ranks, one tree, 4e6 B in chunks of 1e6 B (80 us at 100G, 1 us of
+// latency): rank 1 sends chunk j up when chunk j - 1 has landed, rank 0 sends
+// it back down as it lands. Up chunk j lands at (j + 1) x 81 us, down chunk j
+// at (j + 2) x 81 us: the last at 5 x 81 = 405 us. Ideal: each rank sends
+// S once, 4e6 x 8 / 100e9 = 320 us.
+TEST(TreeAllReduce, TwoRanksPipelineTheChunksUpAndBackDown) {
+  Bench b;
+  CollectiveSpec s = allreduce(CollectiveAlgorithm::kTree, 2, 4'000'000);
+  s.chunk_size = sim::Bytes(1'000'000);
+  b.engine.add(s);
+  EXPECT_EQ(b.engine.planned_flows(0), 8u);  // 2 (N-1) x 4 chunks
+  EXPECT_EQ(b.tm.num_flows(), 1u);           // rank 1's first chunk up
+  EXPECT_EQ(b.tm.spec(b.engine.first_flow(0)).name, "allreduce/s0/r1/up");
+  b.sim.run();
+  const CollectiveRecord& r = b.rec.collectives.at(0);
+  EXPECT_EQ(r.algorithm, "tree");
+  EXPECT_EQ(r.ideal.count_ps(), 320'000'000);
+  EXPECT_EQ((r.finish - r.start).count_ps(), 405'000'000);
+  ASSERT_EQ(r.step_times.size(), 4u);  // a tree's steps are its chunks
+  sim::Duration sum;
+  for (const auto& d : r.step_times) sum += d;
+  EXPECT_EQ(sum, r.finish - r.start);
+  EXPECT_EQ(b.rec.flows.size(), 8u);
+  for (const FlowRecord& f : b.rec.flows) EXPECT_EQ(f.size_bytes, 1'000'000);
+  EXPECT_TRUE(b.engine.all_done());
+}
+
+// Eight ranks, two channels on the two trees, 64e6 B: the busiest rank sends
+// 4 chunks' worth of S/2 (3 links in one tree, 1 in the other) = 2 S, so the
+// ideal is 2 x 64e6 x 8 / 100e9 = 10.24 ms (one tree alone: 3 S, 15.36 ms).
+// Pipelining in chunks of 512 KB (63 per channel) beats one chunk per
+// channel, which waits for each level of the tree in turn.
+TEST(TreeAllReduce, DoubleTreeIdealAndPipelining) {
+  CollectiveSpec s = allreduce(CollectiveAlgorithm::kTree, 8, kSize);
+  s.channels = 2;
+  EXPECT_EQ(collective_ideal(s).count_ps(), 10'240'000'000);
+  EXPECT_EQ(collective_flow_count(s), 2u * 14 * 63);  // 32e6 / 512e3 = 62.5 -> 63 chunks
+  CollectiveSpec one = s;
+  one.channels = 1;
+  EXPECT_EQ(collective_ideal(one).count_ps(), 15'360'000'000);
+  sim::Duration piped, whole;
+  for (int64_t chunk : {int64_t{512'000}, kSize}) {
+    Bench b;
+    s.chunk_size = sim::Bytes(chunk);
+    b.engine.add(s);
+    b.sim.run();
+    const CollectiveRecord& r = b.rec.collectives.at(0);
+    EXPECT_GE(r.finish - r.start, r.ideal);
+    (chunk == kSize ? whole : piped) = r.finish - r.start;
+    EXPECT_EQ(b.rec.flows.size(), collective_flow_count(s));
+  }
+  // One chunk: up three levels and down three, each 32e6 B = 2.56 ms at
+  // least; 512 KB chunks stay within 10% of the ideal.
+  EXPECT_GE(whole.count_ps(), 6 * 2'560'000'000LL);
+  EXPECT_LT(piped.count_ps(), 11'264'000'000LL);
+}
+
+}  // namespace
+}  // namespace xoff::models
