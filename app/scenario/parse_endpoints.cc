@@ -23,6 +23,11 @@ void read_dcqcn(std::optional<TableReader> r, models::DcqcnParams& d) {
                                                   {.min = sim::Duration::zero()});
   d.cnp_interval =
       r->optional<sim::Duration>("cnp_interval", d.cnp_interval, {.min = sim::Duration::zero()});
+  d.clamp_target_always = r->optional<bool>("clamp_target", d.clamp_target_always);
+  d.rate_on_first_cnp =
+      r->optional<double>("rate_on_first_cnp", d.rate_on_first_cnp, {.min = 1e-6, .max = 1.0});
+  d.min_decrease_factor =
+      r->optional<double>("min_decrease_factor", d.min_decrease_factor, {.min = 0.0, .max = 1.0});
 }
 
 void read_nic(std::optional<TableReader> r, models::RoceConfig& c) {

@@ -51,6 +51,10 @@ DcqcnRateControl::DcqcnRateControl(const DcqcnParams& p, sim::BitsPerSecond line
   XOFF_CHECK(p.rate_timer > sim::Duration::zero(), "DCQCN rate timer T must be positive");
   XOFF_CHECK(p.byte_counter.count() > 0, "DCQCN byte counter B must be positive");
   XOFF_CHECK(p.fast_recovery_stages >= 0, "DCQCN F must not be negative");
+  XOFF_CHECK(p.rate_on_first_cnp > 0 && p.rate_on_first_cnp <= 1,
+             "DCQCN rate on the first CNP must be in (0, 1]");
+  XOFF_CHECK(p.min_decrease_factor >= 0 && p.min_decrease_factor <= 1,
+             "DCQCN minimum decrease factor must be in [0, 1]");
   XOFF_CHECK(p.min_rate.count() > 0 && p.min_rate <= line_rate,
              "DCQCN min rate must be positive and at most the line rate");
   s_.current = line_rate;
@@ -121,8 +125,14 @@ void DcqcnRateControl::advance(sim::Time now) {
 
 void DcqcnRateControl::cut(sim::Time at) {
   const double a = alpha_at(at);
+  if (!s_.ever_cut && p_.rate_on_first_cnp < 1.0) {  // the rate limiter's first rate
+    s_.current = sim::BitsPerSecond(
+        std::llround(static_cast<double>(s_.current.count()) * p_.rate_on_first_cnp));
+    clamp();
+  }
   if (p_.clamp_target_always || s_.t_stage > 0 || !s_.ever_cut) s_.target = s_.current;
-  const double cut_rate = static_cast<double>(s_.current.count()) * (1.0 - a / 2.0);
+  const double factor = std::max(1.0 - a / 2.0, p_.min_decrease_factor);
+  const double cut_rate = static_cast<double>(s_.current.count()) * factor;
   s_.current = sim::BitsPerSecond(std::llround(cut_rate));
   s_.alpha = (1.0 - p_.g) * a + p_.g;
   s_.alpha_anchor = at;

@@ -5,7 +5,9 @@
 //
 // Reaction point, per the paper (Fig. 5 / §3.1) and the Mellanox firmware
 // parameter names in brackets:
-//   on a CNP (a cut):  R_T = R_C;  R_C = R_C·(1 − α/2);  α = (1 − g)·α + g;
+//   on a CNP (a cut):  R_T = R_C;  R_C = R_C·max(1 − α/2, min_decrease_factor);
+//                      α = (1 − g)·α + g;
+//   on a QP's first CNP, before that cut: R_C = R_T = rate_on_first_cnp·R_C;
 //                      (R_T = R_C only after a timer increase, optionally);
 //                      timer, byte counter and both stage counters reset.
 //   every K without a CNP (alpha timer, anchored at the last cut):
@@ -56,6 +58,14 @@ struct DcqcnParams {
   // = false), so back-to-back cuts keep the old target and recover fast.
   bool clamp_target_always = true;
   sim::Duration cnp_interval;  // NP: at most one CNP per QP per interval (N)
+  // The first CNP of a QP first sets R_C = R_T = rate_on_first_cnp x R_C
+  // (Mellanox rate_to_set_on_first_cnp, a rate limiter allocated at that
+  // rate; the HPCC ns-3 model's RateOnFirstCnp, 1 there), then cuts as usual.
+  double rate_on_first_cnp = 1.0;
+  // A cut multiplies R_C by max(1 - alpha/2, min_decrease_factor) (Mellanox
+  // rpg_min_dec_fac, in percent there: the rate keeps at least this share).
+  // At the default 0.5 it never binds, since alpha <= 1.
+  double min_decrease_factor = 0.5;
 
   // The paper's evaluation values: g = 1/256, K = 55 us, T = 55 us,
   // B = 10 MB, F = 5, R_AI = 40 Mb/s, N = 50 us. R_HAI = 100 Mb/s and

@@ -176,6 +176,35 @@ TEST(DcqcnRateControl, WithoutClampBackToBackCutsKeepTheTarget) {
   EXPECT_EQ(cc.target().count(), 62'500'000'000);
 }
 
+// Mellanox rate_to_set_on_first_cnp as a share of the rate: the first CNP
+// puts the QP's rate limiter at 40G (0.4 x 100G), then cuts it as usual:
+// 40G x (1 - 1/2) = 20G, R_T = 40G. A second CNP has no first-CNP step:
+// alpha = (1 - 1/256) x 1 + 1/256 = 1 again, 20G x 1/2 = 10G.
+TEST(DcqcnRateControl, RateOnFirstCnpSetsTheLimiterBeforeTheFirstCut) {
+  DcqcnParams p = DcqcnParams::paper();
+  p.rate_on_first_cnp = 0.4;
+  DcqcnRateControl cc(p, kLine);
+  cc.on_cnp(at(10_us));
+  EXPECT_EQ(cc.rate().count(), 20 * kG);
+  EXPECT_EQ(cc.target().count(), 40 * kG);
+  cc.on_cnp(at(11_us));
+  EXPECT_EQ(cc.rate().count(), 10 * kG);
+}
+
+// Mellanox rpg_min_dec_fac: a cut keeps at least this share of the rate.
+// With alpha = 1 the paper cut keeps 1/2; a factor of 0.8 keeps 80G of 100G.
+// The default 0.5 never binds (the cut factor 1 - alpha/2 is >= 0.5).
+TEST(DcqcnRateControl, MinimumDecreaseFactorBoundsOneCut) {
+  DcqcnParams p = DcqcnParams::paper();
+  p.min_decrease_factor = 0.8;
+  DcqcnRateControl cc(p, kLine);
+  cc.on_cnp(at(10_us));
+  EXPECT_EQ(cc.rate().count(), 80 * kG);
+  DcqcnRateControl plain(DcqcnParams::paper(), kLine);
+  plain.on_cnp(at(10_us));
+  EXPECT_EQ(plain.rate().count(), 50 * kG);
+}
+
 TEST(DcqcnRateControl, NextChangeIsTheNextTimerExpiryOrPendingCut) {
   const DcqcnParams p = DcqcnParams::nic_like();  // T = 300 us, cuts 4 us apart
   DcqcnRateControl cc(p, kLine);

@@ -1,0 +1,67 @@
+// [nic.dcqcn_params]: the profile keys NICs expose, read onto the chosen
+// profile, and refused out of range with the key's position.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "app/config/error.h"
+#include "app/scenario/scenario.h"
+
+namespace xoff::app {
+namespace {
+namespace fs = std::filesystem;
+
+constexpr const char* kFabric = R"([scenario]
+name = "nic_keys"
+duration = "1ms"
+[topology]
+kind = "spine_leaf"
+leaves = 1
+spines = 1
+hosts_per_leaf = 2
+host_rate = "100Gbps"
+)";
+
+fs::path write(const std::string& text) {
+  const fs::path p = fs::temp_directory_path() / "xoff_nic_keys.toml";
+  std::ofstream(p) << text;
+  return p;
+}
+
+TEST(NicKeys, DcqcnProfileKeysOverrideTheProfile) {
+  const ScenarioConfig s = load_scenario(write(std::string(kFabric) + R"([nic]
+dcqcn = "nic_like"
+[nic.dcqcn_params]
+clamp_target = true
+rate_on_first_cnp = 0.25
+min_decrease_factor = 0.75
+rate_timer = "55us"
+)")
+                                             .string(),
+                                         {});
+  const models::DcqcnParams& d = s.roce.dcqcn;
+  EXPECT_TRUE(d.clamp_target_always);  // nic_like alone: false
+  EXPECT_DOUBLE_EQ(d.rate_on_first_cnp, 0.25);
+  EXPECT_DOUBLE_EQ(d.min_decrease_factor, 0.75);
+  EXPECT_EQ(d.rate_timer, sim::Duration::us(55));
+  EXPECT_EQ(d.byte_counter, sim::Bytes(32767));  // the rest stays nic_like
+}
+
+TEST(NicKeys, OutOfRangeProfileKeysAreRefusedAtTheirPosition) {
+  try {
+    (void)load_scenario(write(std::string(kFabric) + R"([nic.dcqcn_params]
+rate_on_first_cnp = 1.5
+)")
+                            .string(),
+                        {});
+    FAIL() << "accepted rate_on_first_cnp = 1.5";
+  } catch (const config::ScenarioError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("xoff_nic_keys.toml:11:21"), std::string::npos) << what;
+    EXPECT_NE(what.find("nic.dcqcn_params.rate_on_first_cnp"), std::string::npos) << what;
+  }
+}
+
+}  // namespace
+}  // namespace xoff::app
