@@ -13,14 +13,17 @@ namespace {
 
 // The links from host `src` to host `dst` along the first next hop at every
 // switch (the path an idle fabric's ECMP might pick; all are equal length).
-std::vector<const models::LinkSpec*> path(const models::Topology& t,
-                                          const models::ForwardingTables& ft, uint32_t src,
+// The port map makes each hop O(1) and the source node is looked up, not
+// searched (Topology::peer scans every link and host_node lists every host:
+// at 1,024 hosts that was several % of a run, once per flow).
+std::vector<const models::LinkSpec*> path(const models::Topology& t, const models::PortMap& pm,
+                                          const models::ForwardingTables& ft, uint32_t src_node,
                                           uint32_t dst) {
   std::vector<const models::LinkSpec*> links;
-  uint32_t node = t.host_node(src);
+  uint32_t node = src_node;
   uint16_t port = 0;
   for (int hops = 0; hops < 64; ++hops) {
-    const models::PortPeer peer = t.peer(node, port);
+    const models::PortPeer peer = pm.peer(node, port);
     links.push_back(&t.links[peer.link]);
     node = peer.node;
     if (t.nodes[node].kind == models::NodeKind::kHost) break;
@@ -38,6 +41,8 @@ std::vector<const models::LinkSpec*> path(const models::Topology& t,
 // links; TCP's slow start is not part of the ideal (it is a cost of TCP).
 struct IdealFct {
   const models::Topology* topo;
+  std::shared_ptr<const models::PortMap> ports;
+  std::shared_ptr<const std::vector<uint32_t>> host_nodes;  // node of each host ordinal
   models::ForwardingTables tables;
   models::RoceConfig roce;
   models::TcpConfig tcp;
@@ -56,7 +61,7 @@ struct IdealFct {
     const sim::Bytes held = packets > 1 ? mtu + header : f.size + header;
     sim::BitsPerSecond bottleneck{INT64_MAX};
     sim::Duration fixed;
-    const auto links = path(*topo, tables, f.src, f.dst);
+    const auto links = path(*topo, *ports, tables, (*host_nodes)[f.src], f.dst);
     for (size_t i = 0; i < links.size(); ++i) {
       bottleneck = std::min(bottleneck, links[i]->rate);
       fixed += links[i]->delay * 2 + sim::tx_time(ack, links[i]->rate);
@@ -123,7 +128,10 @@ void World::build_nodes() {
 void World::build_routes() {
   const auto tables = compute_routes(cfg_, models::all_links_up(cfg_.topology));
   install_routes(tables, switches_, cfg_.topology, sim::Time::zero(), true);
-  traffic_.set_ideal_fct_fn(IdealFct{&cfg_.topology, tables, cfg_.roce, cfg_.tcp, cfg_.nvlink});
+  traffic_.set_ideal_fct_fn(
+      IdealFct{&cfg_.topology, std::make_shared<const models::PortMap>(cfg_.topology),
+               std::make_shared<const std::vector<uint32_t>>(cfg_.topology.host_nodes()), tables,
+               cfg_.roce, cfg_.tcp, cfg_.nvlink});
 }
 
 void World::build_endpoints() {
