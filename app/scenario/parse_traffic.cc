@@ -270,6 +270,14 @@ void read_collectives(TableReader& root, Names& names, ScenarioConfig& s) {
     c.channels = static_cast<uint32_t>(f.optional<int64_t>("channels", 1, {.min = 1, .max = 64}));
     c.chunk_size = f.optional<sim::Bytes>("chunk_size", c.chunk_size,
                                           {.min = sim::Bytes(1), .max = sim::Bytes(1LL << 30)});
+    if (f.has("chunk_size") && c.workload.empty() &&
+        (c.algorithm == models::CollectiveAlgorithm::kHalvingDoubling ||
+         c.algorithm == models::CollectiveAlgorithm::kHierarchical ||
+         c.algorithm == models::CollectiveAlgorithm::kDirect)) {
+      f.error_at("chunk_size", f.path_of("chunk_size") +
+                                   " applies to ring, reduce_scatter, all_gather and tree, not " +
+                                   alg);
+    }
     c.cls = read_flow_class(f, "roce");
     const size_t n = c.ranks.size();
     check_hosts(f, "hosts", c.ranks, 2, names.topology());

@@ -186,6 +186,25 @@ sim::Duration ceil_ps(sim::Int128 num, sim::Int128 den) {
   return sim::Duration::ps(static_cast<int64_t>((num + den - 1) / den));
 }
 
+// A tree's chunk: chunk_size, or NCCL's 512 KB when unset.
+int64_t tree_chunk_size(const CollectiveSpec& spec) {
+  return spec.chunk_size.count() > 0 ? spec.chunk_size.count() : 512'000;
+}
+
+// Slices per step of a ring-type schedule (ring, reduce-scatter, all-gather)
+// over n ranks whose channels hold `largest` and `smallest` bytes: each
+// step's S/(C N) moves in slices of at most chunk_size, every slice at least
+// one byte; 1 when chunk_size is unset or the schedule is another.
+uint32_t ring_slices(Schedule sc, int64_t largest, int64_t smallest, uint32_t n,
+                     int64_t chunk_size) {
+  if (chunk_size <= 0 ||
+      (sc != Schedule::kRing && sc != Schedule::kReduceScatter && sc != Schedule::kAllGather))
+    return 1;
+  const int64_t step = (largest + n - 1) / n;
+  const int64_t k = (step + chunk_size - 1) / chunk_size;
+  return static_cast<uint32_t>(std::clamp<int64_t>(k, 1, std::max<int64_t>(1, smallest / n)));
+}
+
 }  // namespace
 
 void validate_collective(const CollectiveSpec& spec) {
@@ -229,7 +248,7 @@ void validate_collective(const CollectiveSpec& spec) {
         break;
     }
   }
-  if (spec.chunk_size.count() < 1) fail("chunk_size must be at least 1 byte");
+  if (spec.chunk_size.count() < 0) fail("chunk_size must not be negative");
   if (!spec.workload.empty() &&
       std::none_of(spec.workload.begin(), spec.workload.end(),
                    [](const WorkloadStep& w) { return w.size.count() > 0; })) {
@@ -352,15 +371,18 @@ uint32_t collective_steps(const CollectiveSpec& spec) {
       continue;
     }
     if (w.algorithm == CollectiveAlgorithm::kTree) {
-      total +=
-          tree_chunks(chunk_bytes(w.size.count(), spec.channels, 0, 1), spec.chunk_size.count());
+      total += tree_chunks(chunk_bytes(w.size.count(), spec.channels, 0, 1), tree_chunk_size(spec));
       continue;
     }
     CollectiveSpec one = spec;
     one.op = w.op;
     one.algorithm = w.algorithm;
-    total += collective_detail::schedule_steps(collective_detail::flat_schedule(one),
-                                               group_size(spec, w));
+    const Schedule sc = collective_detail::flat_schedule(one);
+    const uint32_t g = group_size(spec, w);
+    total += collective_detail::schedule_steps(sc, g) *
+             ring_slices(sc, chunk_bytes(w.size.count(), spec.channels, 0, 1),
+                         chunk_bytes(w.size.count(), spec.channels, spec.channels - 1, 1), g,
+                         spec.chunk_size.count());
   }
   return total;
 }
@@ -381,9 +403,8 @@ uint64_t collective_flow_count(const CollectiveSpec& spec) {
     }
     // Each channel's chunk count (the first channels may be one byte larger).
     for (uint32_t c = 0; c < spec.channels; ++c) {
-      total +=
-          2 * (n - 1) *
-          tree_chunks(chunk_bytes(w.size.count(), spec.channels, c, 1), spec.chunk_size.count());
+      total += 2 * (n - 1) *
+               tree_chunks(chunk_bytes(w.size.count(), spec.channels, c, 1), tree_chunk_size(spec));
     }
   }
   return total;
@@ -392,9 +413,10 @@ uint64_t collective_flow_count(const CollectiveSpec& spec) {
 std::vector<FlowPlan> collective_flows(const CollectiveSpec& spec) {
   validate_collective(spec);
   if (collective_detail::hierarchical(spec) || !spec.workload.empty() ||
-      spec.algorithm == CollectiveAlgorithm::kTree)
-    throw TrafficError(spec.name +
-                       ": a hierarchical or tree collective or a workload is not planned up front");
+      spec.algorithm == CollectiveAlgorithm::kTree || spec.chunk_size.count() > 0)
+    throw TrafficError(
+        spec.name +
+        ": a hierarchical, tree or chunked collective or a workload is not planned up front");
   const Schedule sc = collective_detail::flat_schedule(spec);
   const auto n = static_cast<uint32_t>(spec.ranks.size());
   const uint32_t steps = collective_steps(spec);
@@ -543,6 +565,7 @@ void CollectiveEngine::plan_step(uint32_t job, const WorkloadStep& step) {
   const auto n = static_cast<uint32_t>(spec.ranks.size());
   const uint32_t l = spec.local_size;
   bool first_phase = true;
+  bool sliceable = true;
   const auto new_phase = [&] {
     Job& j = jobs_[job];
     j.phases.emplace_back();
@@ -564,16 +587,22 @@ void CollectiveEngine::plan_step(uint32_t job, const WorkloadStep& step) {
     p.rate = sim::BitsPerSecond(std::max<int64_t>(1, rate.count() / spec.channels));
     p.channels = spec.channels;
     p.steps = collective_detail::schedule_steps(sc, p.n);
+    if (sliceable) {
+      p.slices = ring_slices(sc, chunk_bytes(size, p.channels, 0, 1),
+                             chunk_bytes(size, p.channels, p.channels - 1, 1), p.n,
+                             spec.chunk_size.count());
+      p.steps *= p.slices;
+    }
     uint64_t flows = uint64_t{p.steps} * p.n * p.channels;
     if (sc == Schedule::kTree) {
       // Steps are chunks (the first channel's count: channels differ by at
       // most one byte, so by at most one chunk when S/C is a multiple).
-      p.chunks = tree_chunks(chunk_bytes(size, p.channels, 0, 1), spec.chunk_size.count());
+      p.chunks = tree_chunks(chunk_bytes(size, p.channels, 0, 1), tree_chunk_size(spec));
       p.steps = p.chunks;
       flows = 0;
       for (uint32_t c = 0; c < p.channels; ++c) {
         flows += uint64_t{2} * (p.n - 1) *
-                 tree_chunks(chunk_bytes(size, p.channels, c, 1), spec.chunk_size.count());
+                 tree_chunks(chunk_bytes(size, p.channels, c, 1), tree_chunk_size(spec));
       }
     }
     j.phases.back().push_back(static_cast<uint32_t>(parts_.size() - 1));
@@ -594,6 +623,7 @@ void CollectiveEngine::plan_step(uint32_t job, const WorkloadStep& step) {
   as_one.algorithm = step.algorithm;
   const int64_t size = step.size.count();
   if (step.algorithm == CollectiveAlgorithm::kHierarchical) {
+    sliceable = false;  // its phases move whole steps
     new_phase();
     for (uint32_t s = 0; s < n / l; ++s) {
       add_part(Schedule::kReduceScatter, server(s), size, spec.local_cls, spec.local_rate);
@@ -669,7 +699,7 @@ void CollectiveEngine::begin_part(uint32_t part, const CriticalPath& origin, sim
     for (uint32_t c = 0; c < p.channels; ++c) {
       p.remaining +=
           uint64_t{2} * (p.n - 1) *
-          tree_chunks(chunk_bytes(p.size, p.channels, c, 1), jobs_[p.job].spec.chunk_size.count());
+          tree_chunks(chunk_bytes(p.size, p.channels, c, 1), tree_chunk_size(jobs_[p.job].spec));
     }
     p.up_next.assign(lanes, 0);
     p.from_parent.assign(lanes, 0);
@@ -682,15 +712,18 @@ void CollectiveEngine::begin_part(uint32_t part, const CriticalPath& origin, sim
     return;
   }
   p.remaining = uint64_t{p.steps} * lanes;
-  p.step.assign(lanes, 0);
-  p.sent.assign(lanes, false);
+  p.launched.assign(lanes, 0);
+  p.inflight.assign(lanes, 0);
   p.own.assign(lanes, origin);
   p.incoming.clear();
   const bool all_at_once = p.schedule == Schedule::kAllToAll;
   p.received.assign(all_at_once ? 0 : size_t{lanes} * p.steps, false);
-  const uint32_t steps = all_at_once ? p.steps : 1;
   for (uint32_t lane = 0; lane < lanes; ++lane) {
-    for (uint32_t k = 0; k < steps; ++k) launch(part, lane, k, start, origin);
+    if (all_at_once) {
+      for (uint32_t k = 0; k < p.steps; ++k) launch(part, lane, k, start, origin);
+    } else {
+      advance(part, lane, start);
+    }
   }
 }
 
@@ -701,12 +734,14 @@ uint32_t CollectiveEngine::launch(uint32_t part, uint32_t lane, uint32_t step, s
   const uint32_t c = lane / p.n;
   const uint32_t r = lane % p.n;
   const int64_t size = chunk_bytes(p.size, p.channels, c, 1);
-  const StepFlow sf = collective_detail::schedule_step(p.schedule, p.n, size, r, step);
+  const StepFlow sf = collective_detail::schedule_step(p.schedule, p.n, size, r, step / p.slices);
   FlowSpec f;
-  f.name = collective_detail::flow_name(j.spec, p.phase, c, step, p.members[r]);
+  f.name = collective_detail::flow_name(j.spec, p.phase, c, step / p.slices, p.members[r]);
+  if (p.slices > 1) f.name += "/k" + std::to_string(step % p.slices);
   f.src = j.spec.ranks[p.members[r]];
   f.dst = j.spec.ranks[p.members[sf.dst]];
-  f.size = sim::Bytes(sf.bytes);
+  f.size =
+      sim::Bytes(p.slices > 1 ? chunk_bytes(sf.bytes, p.slices, step % p.slices, 1) : sf.bytes);
   f.start = start;
   // An all-to-all over more than one server reaches its server's peers over
   // the intra-server class (rank i is GPU i mod L of server i / L).
@@ -715,8 +750,8 @@ uint32_t CollectiveEngine::launch(uint32_t part, uint32_t lane, uint32_t step, s
                      p.cls.protocol != j.spec.local_cls.protocol &&
                      p.members[r] / l == p.members[sf.dst] / l;
   apply_class(f, local ? j.spec.local_cls : p.cls);
-  p.step[lane] = step;
-  p.sent[lane] = false;
+  ++p.launched[lane];
+  ++p.inflight[lane];
   return register_flow(std::move(f), FlowTag{part, lane, step, local, 0, base});
 }
 
@@ -741,7 +776,7 @@ void CollectiveEngine::tree_advance(uint32_t part, uint32_t lane, sim::Time now,
   const uint32_t v = lane % p.n;
   const TreeLinks t = double_tree(p.n, v, c);
   const int64_t channel_bytes = chunk_bytes(p.size, p.channels, c, 1);
-  const uint32_t k = tree_chunks(channel_bytes, j.spec.chunk_size.count());
+  const uint32_t k = tree_chunks(channel_bytes, tree_chunk_size(j.spec));
   // Chunk i is reduced here once every child has sent it up.
   uint32_t reduced = k;
   for (int s = 0; s < 2; ++s) {
@@ -794,18 +829,29 @@ void CollectiveEngine::tree_finished(const FlowTag& tag, const CriticalPath& pat
   tree_advance(tag.part, peer, now, path);
 }
 
+// A lane's flow i waits for the flow into the lane one step earlier,
+// i - slices (the same slice of the previous step; none in step 0), and for
+// room on its connection: one flow at a time without slices (the step
+// before must have finished), up to kSliceWindow slices in flight with them
+// (NCCL_STEPS = 8 slots of its FIFO). Flows launch in index order.
 void CollectiveEngine::advance(uint32_t part, uint32_t lane, sim::Time now) {
+  constexpr uint32_t kSliceWindow = 8;
   Part& p = parts_[part];
-  const uint32_t k = p.step[lane];
-  const uint64_t key = static_cast<uint64_t>(lane) * p.steps + k;
-  if (k + 1 < p.steps && p.sent[lane] && p.received[key]) {
-    // Released by the later of the two: that one is on this flow's path.
-    const auto in = p.incoming.find(key);
-    const CriticalPath base = in == p.incoming.end() || p.own[lane].finish >= in->second.finish
-                                  ? p.own[lane]
-                                  : in->second;
-    if (in != p.incoming.end()) p.incoming.erase(in);
-    launch(part, lane, k + 1, now, base);
+  const uint32_t window = p.slices > 1 ? kSliceWindow : 1;
+  while (p.launched[lane] < p.steps && p.inflight[lane] < window) {
+    const uint32_t i = p.launched[lane];
+    CriticalPath base = p.own[lane];
+    if (i >= p.slices) {
+      const uint64_t key = static_cast<uint64_t>(lane) * p.steps + (i - p.slices);
+      if (!p.received[key]) return;
+      // Released by the later of the two: that one is on this flow's path.
+      const auto in = p.incoming.find(key);
+      if (in != p.incoming.end()) {
+        if (in->second.finish > base.finish) base = in->second;
+        p.incoming.erase(in);
+      }
+    }
+    launch(part, lane, i, now, base);
   }
 }
 
@@ -851,11 +897,11 @@ void CollectiveEngine::on_flow_finished(const FlowRecord& r) {
   } else if (p.schedule != Schedule::kAllToAll) {
     const uint32_t c = tag.lane / p.n;
     const int64_t size = chunk_bytes(p.size, p.channels, c, 1);
-    const uint32_t dst =
-        c * p.n +
-        collective_detail::schedule_step(p.schedule, p.n, size, tag.lane % p.n, tag.step).dst;
-    p.sent[tag.lane] = true;
-    p.own[tag.lane] = path;
+    const uint32_t dst = c * p.n + collective_detail::schedule_step(
+                                       p.schedule, p.n, size, tag.lane % p.n, tag.step / p.slices)
+                                       .dst;
+    --p.inflight[tag.lane];
+    if (path.finish >= p.own[tag.lane].finish) p.own[tag.lane] = path;
     p.received[static_cast<size_t>(dst) * p.steps + tag.step] = true;
     p.incoming[static_cast<uint64_t>(dst) * p.steps + tag.step] = path;
     advance(tag.part, tag.lane, r.finish);

@@ -102,10 +102,14 @@ struct CollectiveSpec {
   // ring, halving_doubling, hierarchical or tree for allreduce, ring for
   // reduce_scatter and all_gather, direct for all_to_all.
   CollectiveAlgorithm algorithm = CollectiveAlgorithm::kRing;
-  // Tree: each channel's bytes (S/C) move in pipelined chunks of at most
-  // this many bytes (NCCL moves 512 KB per step of its buffer). Channel c
-  // runs on tree c mod 2 of the double binary tree.
-  sim::Bytes chunk_size{512'000};
+  // Chunking (0: unset). Tree: each channel's bytes (S/C) move in pipelined
+  // chunks of at most this many bytes, 512 KB when unset (NCCL moves 512 KB
+  // per step of its buffer); channel c runs on tree c mod 2 of the double
+  // binary tree. Ring, reduce-scatter, all-gather: each step's S/(C N) moves
+  // in slices of at most this, and a rank forwards slice j of step k as soon
+  // as slice j of step k - 1 arrived (NCCL's slices through its FIFO);
+  // unset: a step is one flow. Not for halving-doubling or hierarchical.
+  sim::Bytes chunk_size{0};
   std::vector<uint32_t> ranks;  // rank i runs on host ranks[i]; distinct, N >= 2
   sim::Bytes size;              // S: bytes reduced (per rank buffer), >= N
   sim::Time start;
@@ -220,15 +224,15 @@ class CollectiveEngine final : public FlowObserver {
     std::vector<uint32_t> members;  // part rank -> collective rank
     int64_t size = 0;               // bytes the schedule works on (all channels)
     FlowClass cls;
-    uint32_t n = 0;      // ranks
-    uint32_t steps = 0;  // per channel
+    uint32_t n = 0;       // ranks
+    uint32_t steps = 0;   // per channel: schedule steps x slices (flow index i:
+                          // step i / slices, slice i % slices)
+    uint32_t slices = 1;  // ring-type with chunk_size: slices per step
     uint32_t channels = 1;
     uint64_t remaining = 0;  // flows not yet finished this iteration
-    // Per lane (channel * n + rank): the step of its flow in flight, and
-    // whether that flow has finished; [lane * steps + k]: the step-k flow
-    // into the lane finished.
-    std::vector<uint32_t> step;
-    std::vector<bool> sent;
+    // Per lane (channel * n + rank): flows launched and still in flight;
+    // [lane * steps + k]: the flow k into the lane finished.
+    std::vector<uint32_t> launched, inflight;
     std::vector<bool> received;
     sim::BitsPerSecond rate;  // per-rank rate of the path / channels: the bandwidth term
     // Critical path: per lane, that of its latest finished send; per

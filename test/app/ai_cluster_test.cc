@@ -229,6 +229,22 @@ size = "4MB"
   }
 }
 
+// chunk_size pipelines trees and ring-type schedules; elsewhere it would be
+// silently ignored, so it is refused at its position.
+TEST_F(AiClusterTest, ChunkSizeIsRefusedWhereItHasNoEffect) {
+  const std::string e = error_of(std::string(kRail) + R"(
+[[collective]]
+hosts = "all"
+size = "8MB"
+algorithm = "halving_doubling"
+chunk_size = "128KB"
+)");
+  EXPECT_NE(e.find("bad.toml:22:14: error: collective[0].chunk_size applies to ring, "
+                   "reduce_scatter, all_gather and tree, not halving_doubling"),
+            std::string::npos)
+      << e;
+}
+
 // A workload: compute 30 us, an all-to-all within each rail, compute 20 us,
 // an allreduce in each server (NVLink), twice. Each iteration holds both
 // computes: 50 us of waiting on the critical path, and the iteration takes

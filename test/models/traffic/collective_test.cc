@@ -474,3 +474,35 @@ TEST(TreeAllReduce, DoubleTreeIdealAndPipelining) {
 
 }  // namespace
 }  // namespace xoff::models
+
+namespace xoff::models {
+namespace {
+
+// A ring with chunk_size 2e6 B: each 8e6-B step moves as 4 slices (160 us
+// each at 100G), a rank forwards slice j of step k once slice j of step k - 1
+// has arrived, with up to 8 slices in flight on its connection. The fake NIC
+// is FIFO and never idles after t = 0: slice i of a rank needs its
+// predecessor's slice i - 4, which lands at (i - 3) x 160 us + 1 us, before
+// the NIC reaches it at i x 160 us. So all 56 slices go back to back:
+// 56 x 160 us + 1 us = 8.961 ms, where whole steps take 14 x 641 us = 8.974 ms.
+TEST(RingSlices, SlicesPipelineEachStepThroughTheRing) {
+  Bench b;
+  CollectiveSpec s = allreduce(CollectiveAlgorithm::kRing, 8, kSize);
+  s.chunk_size = sim::Bytes(2'000'000);
+  EXPECT_EQ(collective_steps(s), 56u);
+  b.engine.add(s);
+  EXPECT_EQ(b.engine.planned_flows(0), 448u);  // 14 steps x 4 slices x 8 ranks
+  EXPECT_EQ(b.tm.num_flows(), 32u);            // step 0's 4 slices on every rank
+  EXPECT_EQ(b.tm.spec(b.engine.first_flow(0) + 1).name, "allreduce/s0/r0/k1");
+  b.sim.run();
+  const CollectiveRecord& r = b.rec.collectives.at(0);
+  EXPECT_EQ(r.ideal.count_ps(), 8'960'000'000);
+  EXPECT_EQ((r.finish - r.start).count_ps(), 8'961'000'000);
+  EXPECT_EQ(b.rec.flows.size(), 448u);
+  for (const FlowRecord& f : b.rec.flows) EXPECT_EQ(f.size_bytes, 2'000'000);
+  EXPECT_EQ(b.engine.ungenerated_flows(), 0u);
+  EXPECT_THROW((void)collective_flows(s), TrafficError);  // not planned up front
+}
+
+}  // namespace
+}  // namespace xoff::models
