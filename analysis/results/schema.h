@@ -24,9 +24,9 @@
 //   /counters/queues        one row per egress queue (node, port, traffic class)
 //   /counters/buffers       one row per switch: shared-buffer sizes and peaks
 //   /counters/drops         one row per (node, reason)
-//   /events/pfc             PFC frames sent or received (quanta 0 = XON)
-//   /events/watchdog        PFC watchdog transitions
-//   /events/deadlock        one row per detected cycle; `members` is the cycle as
+//   /events/pfc             PFC frames sent or received by switch and host NIC ports (quanta 0 =
+//   XON) /events/watchdog        PFC watchdog transitions /events/deadlock        one row per
+//   detected cycle; `members` is the cycle as
 //                           "node:port:tc -> node:port:tc -> ..." in cycle order
 //   /events/deadlock_members  the same members as rows: `deadlock` is the row above
 //   /series/<key>           datasets `time_ps` (int64) and `value` (float64); attributes

@@ -26,6 +26,8 @@ void Host::send_pause(uint8_t enable, uint16_t quanta) {
     if ((enable >> tc) & 1) {
       f.pause_quanta[tc] = quanta;
       if (quanta > 0) ++nic_port().counters().pause_sent[tc];
+      net_.recorder().pfc_event(
+          PfcEventRecord{net_.sim().now(), name(), 0, static_cast<uint8_t>(tc), true, quanta});
     }
   }
   nic_port().enqueue_control(f);
@@ -34,6 +36,14 @@ void Host::send_pause(uint8_t enable, uint16_t quanta) {
 void Host::receive(Packet& p, PortIndex ingress) {
   if (p.kind == PacketKind::kPause) {
     ++pauses_received_;
+    // Host NIC ports' pauses belong in the timeline as switch ports' do.
+    for (int tc = 0; tc < kNumClasses; ++tc) {
+      if ((p.pause_enable >> tc) & 1) {
+        net_.recorder().pfc_event(PfcEventRecord{net_.sim().now(), name(), ingress.value(),
+                                                 static_cast<uint8_t>(tc), false,
+                                                 p.pause_quanta[tc]});
+      }
+    }
     port(ingress).receive_pause(p);
     net_.consume(p);
     return;

@@ -57,6 +57,16 @@ TEST(MysteryScenario, TheCountersPointAtTheSlowReceiver) {
   EXPECT_GT(h6_tx, 0);
   EXPECT_EQ(leaf1_rx, h6_tx);  // every XOFF h6 sent reached leaf1:p2
   EXPECT_EQ(others, 0);        // and nothing else paused
+  // The host's own frames are events too (the pause timeline draws them):
+  // as many XOFFs sent by h6 as received by leaf1 on port 2.
+  int64_t h6_events = 0, leaf1_events = 0;
+  for (const auto& e : o.data.pfc_events) {
+    if (e.quanta == 0) continue;  // XON
+    if (e.node == "h6" && e.sent) ++h6_events;
+    if (e.node == "leaf1" && e.port == 2 && !e.sent) ++leaf1_events;
+  }
+  EXPECT_EQ(h6_events, h6_tx);
+  EXPECT_EQ(leaf1_events, h6_tx);
   const auto slowest =
       std::max_element(o.data.flows.begin(), o.data.flows.end(),
                        [](const auto& a, const auto& b) { return a.slowdown() < b.slowdown(); });
