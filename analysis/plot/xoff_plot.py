@@ -64,8 +64,9 @@ def line_plot(f, outdir, prefix, scale, ylabel, what, filename, rank, decorate=N
 
 
 def mark_events(ax, f):
-    """Vertical lines at the instants that explain a picture: deadlocks formed
-    and detected, watchdog storms and restorations."""
+    """Vertical lines at the instants that explain a picture: faults (link
+    down/up, a storm's start and end, a PFC frame, a slow receiver), deadlocks
+    formed and detected, watchdog storms and restorations."""
     seen = set()
 
     def line(t_ps, color, style, label):
@@ -73,6 +74,14 @@ def mark_events(ax, f):
                    label=None if label in seen else label)
         seen.add(label)
 
+    doc = scenario_as_run(f) or {}
+    for fault in doc.get("fault", []):
+        kind = fault.get("kind", "fault")
+        for key in ("at", "start", "stop"):
+            t_us = scenario_us(fault.get(key, ""))
+            if t_us is not None:
+                what = f"fault: {kind}" if key != "stop" else f"fault: {kind} ends"
+                line(t_us * 1e6, "0.4", "-.", what)
     deadlock = table(f, "events/deadlock")
     if deadlock is not None:
         for t in deadlock["formed_ps"]:
@@ -97,12 +106,65 @@ def scenario_bytes(text):
     return float(m.group(1)) * SIZE_UNITS[m.group(2)] if m and m.group(2) in SIZE_UNITS else None
 
 
-def ecn_thresholds(f):
-    """(kmin, kmax) bytes from the scenario as run, when ECN is on."""
+def merge(into, other):
+    """Tables merge key by key, anything else replaces (xoff's variants)."""
+    for k, v in other.items():
+        if isinstance(v, dict) and isinstance(into.get(k), dict):
+            merge(into[k], v)
+        else:
+            into[k] = v
+
+
+def scenario_as_run(f):
+    """The scenario text stored in /meta with its variant (`# --variant NAME`)
+    merged in and its `# --set PATH=VALUE` lines applied (dotted paths without
+    array indices), as xoff read it; None when it cannot be parsed."""
     try:
         import tomllib
-        doc = tomllib.loads(f["meta"].attrs["scenario_text"].split("\n# --set")[0])
+        text = f["meta"].attrs["scenario_text"]
+        if isinstance(text, bytes):
+            text = text.decode()
+        doc = tomllib.loads(text)
     except Exception:  # noqa: BLE001 - a picture without thresholds is still a picture
+        return None
+    sets, variant = [], doc.get("scenario", {}).get("variant")
+    for line in text.splitlines():
+        if line.startswith("# --variant "):
+            variant = line[len("# --variant "):].strip()
+        elif line.startswith("# --set ") and "=" in line:
+            sets.append(line[len("# --set "):].split("=", 1))
+            if sets[-1][0].strip() == "scenario.variant":
+                variant = sets[-1][1].strip().strip('"')
+    if variant:  # merged before the overrides, as xoff does
+        merge(doc, doc.get("variant", {}).get(variant, {}))
+    for path, value in sets:
+        if "[" in path:
+            continue
+        try:
+            value = tomllib.loads(f"v = {value}")["v"]
+        except Exception:  # noqa: BLE001 - not TOML: taken as text, as xoff does
+            pass
+        *tables, key = path.strip().split(".")
+        node = doc
+        for t in tables:
+            node = node.setdefault(t, {})
+        node[key] = value
+    return doc
+
+
+TIME_UNITS = {"ps": 1e-6, "ns": 1e-3, "us": 1.0, "ms": 1e3, "s": 1e6}
+
+
+def scenario_us(text):
+    """'50us' -> 50.0 (microseconds), or None."""
+    m = re.match(r"^\s*([0-9.]+)\s*([a-z]+)\s*$", str(text))
+    return float(m.group(1)) * TIME_UNITS[m.group(2)] if m and m.group(2) in TIME_UNITS else None
+
+
+def ecn_thresholds(f):
+    """(kmin, kmax) bytes from the scenario as run, when ECN is on."""
+    doc = scenario_as_run(f)
+    if doc is None:
         return None
     ecn = doc.get("ecn", {})
     if not ecn or not ecn.get("enabled", True):

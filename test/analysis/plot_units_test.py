@@ -47,7 +47,40 @@ for text, want in [("5KB", 5000.0), ("200KB", 200000.0), ("48KiB", 49152.0), ("1
                    ("lots", None)]:
     if xoff_plot.scenario_bytes(text) != want:
         fails.append(f"scenario_bytes({text!r}) = {xoff_plot.scenario_bytes(text)}, want {want}")
+
+
+# The scenario as xoff ran it: the file, its variant merged, then the --set
+# lines (the ECN thresholds on the queue pictures come from it).
+class FakeRun:
+    def __init__(self, text):
+        self.attrs = {"scenario_text": text}
+
+    def __getitem__(self, key):
+        return self
+
+
+base = """[ecn]
+enabled = false
+kmin = "5KB"
+[variant.tuned.ecn]
+enabled = true
+kmax = "400KB"
+"""
+checks = [
+    (base, None),                                      # ECN off in the file
+    (base + "\n# --variant tuned", (5000.0, 400000.0)),  # the variant turns it on
+    (base + "\n# --variant tuned\n# --set ecn.kmin=50KB", (50000.0, 400000.0)),
+    (base + "\n# --set scenario.variant=tuned", (5000.0, 400000.0)),
+    ('[scenario]\nvariant = "tuned"\n' + base, (5000.0, 400000.0)),
+]
+for text, want in checks:
+    got = xoff_plot.ecn_thresholds(FakeRun(text))
+    if got != want:
+        fails.append(f"ecn_thresholds of {text!r}: got {got}, want {want}")
+for text, want in [("50us", 50.0), ("1.5ms", 1500.0), ("100ns", 0.1), ("2s", 2e6), ("soon", None)]:
+    if xoff_plot.scenario_us(text) != want:
+        fails.append(f"scenario_us({text!r}) = {xoff_plot.scenario_us(text)}, want {want}")
 for f in fails:
     print("FAIL", f)
-print(f"{len(cases) + 5 - len(fails)} passed, {len(fails)} failed")
+print(f"{len(cases) + 5 + len(checks) + 5 - len(fails)} passed, {len(fails)} failed")
 sys.exit(1 if fails else 0)
