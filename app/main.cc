@@ -100,7 +100,8 @@ int xoff_main(int argc, char** argv) {
   cmp->add_option("after", compare.after, "Results file B (.h5)")->required();
   cmp->add_flag("--all", compare.all, "Also list the metrics that are equal");
   auto* ex = cli.add_subcommand(
-      "export", "A run's results in another simulator's text formats (hpcc: fct.txt, pfc.txt)");
+      "export",
+      "A run's results in another simulator's text formats (hpcc: fct.txt, pfc.txt, qlen.txt)");
   ex->add_option("format", exp.format, "hpcc")->required()->check(CLI::IsMember({"hpcc"}));
   ex->add_option("results", exp.input, "Results file (.h5)")->required();
   ex->add_option("-o,--output", exp.output, "Directory for the text files")->required();

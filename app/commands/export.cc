@@ -12,9 +12,19 @@
 //            ordinal, then switches in topology order; node_type 0 host / 1
 //            switch; if_index = port + 1 as ns-3 counts devices; type 1
 //            pause / 0 resume)
+//   qlen.txt HPCC's queue-length histograms: "time: <end_ns>", then per
+//            switch port with queue_bytes series (a [[monitor.probe]]) a line
+//            "node_id if_index c0 c1 ...": c_k = the samples whose port
+//            total (its classes' series summed at each sample time) was k KB
+//            (bytes / 1000, floored), as HPCC's monitor_buffer counts them.
+//            One dump at the end of the run (HPCC dumps the same cumulative
+//            histograms every qlen_dump_interval).
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <map>
+#include <string>
+#include <vector>
 
 #include "analysis/results/h5_reader.h"
 #include "analysis/results/results_error.h"
@@ -90,15 +100,44 @@ int cmd_export(const ExportArgs& a) {
     pfc += line;
     ++frames;
   }
+  // qlen.txt: per switch port, the sum over its classes' queue_bytes series
+  // at each sample time, binned by KB.
+  std::map<std::pair<uint32_t, uint32_t>, std::map<int64_t, double>> port_samples;
+  for (const auto& s : d.series) {
+    char node[128] = "";
+    unsigned port = 0, tc = 0;
+    if (std::sscanf(s.name.c_str(), "queue_bytes/%127[^/]/p%u/tc%u", node, &port, &tc) != 3)
+      continue;
+    const auto it = nodes.find(node);
+    if (it == nodes.end() || !it->second.second) continue;  // switches only, as HPCC
+    auto& at = port_samples[{it->second.first, port + 1u}];
+    for (size_t i = 0; i < s.time_ps.size(); ++i) at[s.time_ps[i]] += s.value[i];
+  }
+  std::string qlen = "time: " + std::to_string(d.meta.sim_time.count_ps() / 1000) + "\n";
+  for (const auto& [key, samples] : port_samples) {
+    std::vector<uint64_t> cnt;
+    for (const auto& [t, bytes] : samples) {
+      const auto kb = static_cast<size_t>(std::max(0.0, bytes) / 1000);
+      if (cnt.size() < kb + 1) cnt.resize(kb + 1, 0);
+      ++cnt[kb];
+    }
+    qlen += std::to_string(key.first) + " " + std::to_string(key.second);
+    for (uint64_t c : cnt) qlen += " " + std::to_string(c);
+    qlen += "\n";
+  }
   std::error_code ec;
   fs::create_directories(a.output, ec);
   if (ec || !write_text(fs::path(a.output) / "fct.txt", fct) ||
-      !write_text(fs::path(a.output) / "pfc.txt", pfc)) {
+      !write_text(fs::path(a.output) / "pfc.txt", pfc) ||
+      !write_text(fs::path(a.output) / "qlen.txt", qlen)) {
     std::fprintf(stderr, "xoff export: cannot write in %s\n", a.output.c_str());
     return 1;
   }
-  std::printf("%s/fct.txt: %zu flows; %s/pfc.txt: %zu PFC frames received\n", a.output.c_str(),
-              flows, a.output.c_str(), frames);
+  std::printf(
+      "%s/fct.txt: %zu flows; %s/pfc.txt: %zu PFC frames received; %s/qlen.txt: %zu "
+      "switch ports%s\n",
+      a.output.c_str(), flows, a.output.c_str(), frames, a.output.c_str(), port_samples.size(),
+      port_samples.empty() ? " (the run has no queue_bytes probes: add [[monitor.probe]])" : "");
   return 0;
 }
 

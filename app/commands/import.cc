@@ -213,7 +213,7 @@ int cmd_import(const ImportArgs& a) {
     if (get(k) != nullptr && std::string(k) == "FCT_OUTPUT_FILE") {
       notes.push_back(
           "output files (FCT_OUTPUT_FILE, PFC_OUTPUT_FILE, traces, qlen): xoff writes "
-          "HDF5; `xoff export hpcc RUN.h5 -o DIR` writes fct.txt and pfc.txt");
+          "HDF5; `xoff export hpcc RUN.h5 -o DIR` writes fct.txt, pfc.txt and qlen.txt");
     }
   }
   for (const auto& k : order) {

@@ -5,9 +5,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
 #include "analysis/results/h5_reader.h"
 #include "app/commands/commands.h"
@@ -324,6 +326,33 @@ TEST_F(FlowFileTest, HpccTextOutputsMatchTheResultsTables) {
   EXPECT_EQ(lines, received);
   EXPECT_EQ(one, pauses);
   EXPECT_GT(lines, 0u);
+  // qlen.txt: pfc_storm probes leaf0's queues (class 3) on every port. leaf0
+  // is switch 0, HPCC id 8 after the 8 hosts; a port's line counts its
+  // samples by KB, so the counts add up to the series' length and the last
+  // bucket holds the deepest sample.
+  std::ifstream qlen(dir_ / "hpcc" / "qlen.txt");
+  std::string head;
+  std::getline(qlen, head);
+  EXPECT_EQ(head, "time: " + std::to_string(d.meta.sim_time.count_ps() / 1000));
+  size_t ports = 0;
+  for (std::string line; std::getline(qlen, line); ++ports) {
+    std::istringstream in(line);
+    unsigned node = 0, ifindex = 0;
+    in >> node >> ifindex;
+    EXPECT_EQ(node, 8u) << line;
+    std::vector<uint64_t> cnt;
+    for (uint64_t c = 0; in >> c;) cnt.push_back(c);
+    const analysis::SeriesData* s =
+        d.find_series("queue_bytes/leaf0/p" + std::to_string(ifindex - 1) + "/tc3");
+    ASSERT_NE(s, nullptr) << line;
+    uint64_t total = 0;
+    for (uint64_t c : cnt) total += c;
+    EXPECT_EQ(total, s->value.size()) << line;
+    const double deepest = *std::max_element(s->value.begin(), s->value.end());
+    EXPECT_EQ(cnt.size(), static_cast<size_t>(deepest / 1000) + 1) << line;
+    EXPECT_GT(cnt.back(), 0u) << line;
+  }
+  EXPECT_GT(ports, 0u);
   e.input = (dir_ / "missing.h5").string();
   EXPECT_EQ(cmd_export(e), 2);
 }
