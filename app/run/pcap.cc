@@ -187,7 +187,8 @@ std::vector<uint8_t> PcapWriter::frame(const models::EgressPort& port,
     o.u16(5001 + (p.conn & 0x0fff));
     o.u32(static_cast<uint32_t>(p.seq));
     o.u32(static_cast<uint32_t>(p.ack));
-    const uint32_t flags = 0x10 | (p.kind == PacketKind::kTcpData ? 0x08 : 0) | (p.ece ? 0x40 : 0);
+    const uint32_t flags = 0x10 | (p.kind == PacketKind::kTcpData ? 0x08 : 0) | (p.ece ? 0x40 : 0) |
+                           (p.cwr ? 0x80 : 0);
     o.u16((5u << 12) | flags);  // data offset 5 words
     o.u16(65535);               // window
     o.u16(0);                   // checksum (not computed)

@@ -56,6 +56,7 @@ struct Packet {
   bool ecn_capable = false;  // ECT(0)/ECT(1)
   bool ce = false;           // Congestion Experienced
   bool ece = false;          // TCP ECN-Echo / DCTCP echo
+  bool cwr = false;          // TCP Congestion Window Reduced (the sender cut for ECE)
   bool last = false;         // last segment of a message
 };
 static_assert(sizeof(Packet) <= 128, "Packet must stay small: it is copied through pools");

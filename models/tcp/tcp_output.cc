@@ -62,6 +62,7 @@ void TcpStack::send_segment(TcpConnection& c) {
   p.payload = static_cast<uint32_t>(seg.len);
   p.last = seg.seq + seg.len == c.tx_bytes;
   p.ecn_capable = cfg_.ecn_capable();
+  p.cwr = seg.cwr;
   if (c.rx_bytes > 0) {  // piggyback the reverse direction's ACK
     p.ack = c.rx.state().rcv_nxt;
     p.ece = c.rx.state().ece_pending;

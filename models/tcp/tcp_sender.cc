@@ -49,7 +49,11 @@ TcpSegment TcpSender::next_segment(sim::Time now) {
     s_.retransmitted_bytes += seg.len;
     return seg;
   }
-  const TcpSegment seg{s_.snd_nxt, segment_length(s_.snd_nxt), s_.snd_nxt < s_.snd_max};
+  TcpSegment seg{s_.snd_nxt, segment_length(s_.snd_nxt), s_.snd_nxt < s_.snd_max};
+  if (!seg.retransmission && s_.cwr_pending) {
+    seg.cwr = true;
+    s_.cwr_pending = false;
+  }
   s_.snd_nxt += seg.len;
   s_.snd_max = std::max(s_.snd_max, s_.snd_nxt);
   if (seg.retransmission) {
@@ -148,6 +152,7 @@ void TcpSender::ecn_cut() {
   s_.ssthresh = s_.cwnd;
   s_.ca_acked = 0;
   s_.cwr_end = s_.snd_max;
+  s_.cwr_pending = true;
 }
 
 void TcpSender::dctcp_observe(int64_t acked, bool ece) {

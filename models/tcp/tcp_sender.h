@@ -43,6 +43,7 @@ struct TcpSegment {
   int64_t seq = 0;
   int64_t len = 0;
   bool retransmission = false;
+  bool cwr = false;  // the first new segment after an ECN window cut (RFC 3168 6.1.2)
 };
 
 struct TcpAckResult {
@@ -68,11 +69,12 @@ struct TcpSenderState {
   bool in_recovery = false;
   bool retransmit_pending = false;  // the segment at snd_una goes out next
   bool first_partial = true;
-  bool timing = false;     // an RTT measurement is running
-  int64_t timed_end = 0;   // ... on the segment ending here
-  sim::Time timed_at;      // ... sent at this time
-  double alpha = 1.0;      // DCTCP congestion estimate in [0, 1]
-  int64_t window_end = 0;  // DCTCP observation window end
+  bool cwr_pending = false;  // an ECN cut happened: flag CWR on the next new segment
+  bool timing = false;       // an RTT measurement is running
+  int64_t timed_end = 0;     // ... on the segment ending here
+  sim::Time timed_at;        // ... sent at this time
+  double alpha = 1.0;        // DCTCP congestion estimate in [0, 1]
+  int64_t window_end = 0;    // DCTCP observation window end
   int64_t acked_in_window = 0;
   int64_t marked_in_window = 0;
   int64_t retransmitted_bytes = 0;  // payload bytes sent more than once

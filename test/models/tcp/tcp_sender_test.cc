@@ -105,6 +105,24 @@ TEST(TcpSender, ClassicEcnHalvesOncePerWindow) {
   EXPECT_EQ(s.state().cwnd, 8030);
 }
 
+// RFC 3168 6.1.2: after reducing its window for an ECE, the sender sets CWR
+// on the next new data segment, once: the segment after that carries none.
+TEST(TcpSender, TheFirstNewSegmentAfterAnEcnCutCarriesCwr) {
+  TcpConfig cfg;
+  cfg.ecn = true;
+  TcpSender s(cfg);
+  s.start(1'000'000);
+  const sim::Time now;
+  EXPECT_FALSE(s.next_segment(now).cwr);
+  fill(s, now);
+  s.on_ack(1460, false, true, now);
+  ASSERT_TRUE(s.on_ack(2920, true, true, now).has_event);  // the cut
+  const TcpSegment first = s.next_segment(now);
+  EXPECT_TRUE(first.cwr);
+  EXPECT_FALSE(first.retransmission);
+  EXPECT_FALSE(s.next_segment(now).cwr);
+}
+
 TEST(TcpSender, ReceiveWindowCapsTheBytesInFlight) {
   TcpConfig cfg;
   cfg.receive_window = sim::Bytes(4 * 1460);
