@@ -94,9 +94,14 @@ void FaultInjector::apply_link_fault(const LinkFault& f) {
                  net_.sim().now() + cfg_.routing.convergence_delay, false);
 }
 
-// A stuck NIC re-sends XOFF with maximum quanta every `refresh` until `stop`.
+// A stuck NIC re-sends XOFF with maximum quanta every `refresh` until `stop`,
+// or until its stall prevention gives up (nic.pfc_stall_timeout after the
+// storm began: it has paused without a break since then).
 void FaultInjector::storm_tick(size_t i) {
-  const PfcStorm& s = cfg_.storms[i];
+  const PfcStorm& ps = cfg_.storms[i];
+  PfcStorm s = ps;
+  if (cfg_.nic_pfc_stall_timeout > sim::Duration::zero())
+    s.stop = std::min(s.stop, s.start + cfg_.nic_pfc_stall_timeout);
   if (net_.sim().now() >= s.stop) return;
   models::Host& h = *hosts_[s.host];
   h.send_pause(s.classes, 0xFFFF);

@@ -103,6 +103,11 @@ void check_endpoints(TableReader& root, const ScenarioConfig& s) {
 
 void read_endpoints(TableReader& root, ScenarioConfig& s) {
   read_nic(root.optional_table("nic"), s.roce);
+  if (auto nic = root.optional_table("nic")) {
+    s.nic_pfc_stall_timeout =
+        nic->optional<sim::Duration>("pfc_stall_timeout", sim::Duration::zero(),
+                                     {.min = sim::Duration::us(1), .max = sim::Duration::s(1000)});
+  }
   read_tcp(root.optional_table("tcp"), s.tcp);
 }
 

@@ -140,6 +140,11 @@ struct ScenarioConfig {
   bool allow_small_headroom = false;  // [buffer] studies of undersized headroom
   models::RoceConfig roce;
   models::TcpConfig tcp;
+  // NIC-side PFC stall prevention (nic.pfc_stall_timeout; ConnectX
+  // pfc_stall_prevention): a NIC that has sent pauses for this long without a
+  // break stops sending them. Zero: off. Applies to the pfc_storm fault (a
+  // stuck NIC): its storm ends this long after it starts.
+  sim::Duration nic_pfc_stall_timeout;
   std::vector<LinkFault> link_faults;
   std::vector<PfcStorm> storms;
   std::vector<PfcFrame> pfc_frames;

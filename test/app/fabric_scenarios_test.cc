@@ -97,6 +97,26 @@ TEST(PfcStormScenario, AnAclAtTheTrustBoundaryStopsTheStormAtTheFirstHop) {
   EXPECT_EQ(o.lossless_violations, 0);
 }
 
+// NIC-side stall prevention (ConnectX pfc_stall_prevention): h0 stops its
+// storm 300 us after it began at 100 us. Its XOFFs leave every 100 us
+// (0xFFFF quanta at 100G last 335.5 us; refresh 100 us): at 100, 200 and
+// 300 us; the one due at 400 us is not sent. 3 instead of the storm's 10.
+// The last pause runs out 335.5 us later, and the flow into h0 finishes.
+TEST(PfcStormScenario, NicStallPreventionEndsTheStormAfterItsTimeout) {
+  const RunOutcome o = run("pfc_storm.toml", {"nic.pfc_stall_timeout=300us"});
+  const RunOutcome storm = run("pfc_storm.toml");
+  ASSERT_EQ(o.exit_code, 0);
+  const auto h0_xoffs = [](const RunOutcome& r) {
+    int64_t n = 0;
+    for (const auto& q : r.data.queues) n += q.node == "h0" ? q.pause_sent : 0;
+    return n;
+  };
+  EXPECT_EQ(h0_xoffs(o), 3);
+  EXPECT_EQ(h0_xoffs(storm), 10);
+  for (const auto& f : o.data.flows) EXPECT_TRUE(f.finished()) << f.name;
+  EXPECT_FALSE(storm.traffic_finished);
+}
+
 TEST(PfcStormScenario, WithoutTheWatchdogThePauseSpreadsToVictims) {
   const RunOutcome o = run("pfc_storm.toml", {"watchdog.enabled=false"});
   ASSERT_EQ(o.exit_code, 0);
