@@ -249,6 +249,26 @@ void validate_collective(const CollectiveSpec& spec) {
     }
   }
   if (spec.chunk_size.count() < 0) fail("chunk_size must not be negative");
+  // Chunks or slices per channel must stay countable (uint32 steps).
+  constexpr int64_t kMaxChunks = 1 << 20;
+  std::vector<WorkloadStep> lines = spec.workload;
+  if (lines.empty()) {
+    WorkloadStep one;
+    one.op = spec.op;
+    one.algorithm = spec.algorithm;
+    one.size = spec.size;
+    lines.push_back(one);
+  }
+  for (const WorkloadStep& w : lines) {
+    const int64_t per_channel = w.size.count() / std::max<uint32_t>(1, spec.channels);
+    const int64_t chunk = w.algorithm == CollectiveAlgorithm::kTree
+                              ? (spec.chunk_size.count() > 0 ? spec.chunk_size.count() : 512'000)
+                              : spec.chunk_size.count();
+    if (chunk > 0 && per_channel / chunk > kMaxChunks)
+      fail("chunk_size " + std::to_string(chunk) + " B cuts " + std::to_string(per_channel) +
+           " B per channel into more than " + std::to_string(kMaxChunks) +
+           " chunks: choose a larger chunk_size");
+  }
   if (!spec.workload.empty() &&
       std::none_of(spec.workload.begin(), spec.workload.end(),
                    [](const WorkloadStep& w) { return w.size.count() > 0; })) {
@@ -393,11 +413,12 @@ uint64_t collective_flow_count(const CollectiveSpec& spec) {
   for (const WorkloadStep& w : steps_of(spec)) {
     if (w.size.count() == 0) continue;
     if (w.algorithm != CollectiveAlgorithm::kTree) {
+      // This step alone, with its group: n / g groups of g ranks each run
+      // the group's steps, n ranks in all.
       CollectiveSpec one = spec;
-      one.workload.clear();
-      one.op = w.op;
-      one.algorithm = w.algorithm;
-      one.size = w.size;
+      WorkloadStep only = w;
+      only.compute = sim::Duration::zero();
+      one.workload = {only};
       total += uint64_t{collective_steps(one)} * n * spec.channels;
       continue;
     }

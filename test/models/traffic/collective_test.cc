@@ -506,3 +506,34 @@ TEST(RingSlices, SlicesPipelineEachStepThroughTheRing) {
 
 }  // namespace
 }  // namespace xoff::models
+
+namespace xoff::models {
+namespace {
+
+// A workload step over each rail counts the rail's steps: 8 ranks in 4
+// servers of 2, so 2 rails of 4 ranks; a ring allreduce of a rail is
+// 2 (4 - 1) = 6 steps, 8 ranks x 6 x 2 channels = 96 flows (not the 224 of
+// one ring over all 8).
+TEST(CollectiveFlowCount, WorkloadGroupsCountTheirGroupsSteps) {
+  CollectiveSpec s = allreduce(CollectiveAlgorithm::kRing, 8, 0);
+  s.local_size = 2;
+  s.channels = 2;
+  WorkloadStep w;
+  w.size = sim::Bytes(133'556);
+  w.group = WorkloadGroup::kRail;
+  s.workload = {w};
+  EXPECT_EQ(collective_flow_count(s), 96u);
+}
+
+// Chunks that would not fit a step counter are refused, not wrapped (4 GiB
+// in 1-byte chunks made zero steps and a collective that never finished).
+TEST(CollectiveFlowCount, TooManyChunksAreRefused) {
+  CollectiveSpec s = allreduce(CollectiveAlgorithm::kTree, 2, int64_t{1} << 32);
+  s.chunk_size = sim::Bytes(1);
+  EXPECT_THROW(validate_collective(s), TrafficError);
+  s.chunk_size = sim::Bytes(1 << 20);  // 4096 chunks
+  EXPECT_NO_THROW(validate_collective(s));
+}
+
+}  // namespace
+}  // namespace xoff::models
