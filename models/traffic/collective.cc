@@ -191,6 +191,16 @@ int64_t tree_chunk_size(const CollectiveSpec& spec) {
   return spec.chunk_size.count() > 0 ? spec.chunk_size.count() : 512'000;
 }
 
+// Flows of one tree allreduce over n ranks: per channel, every rank but the
+// root sends each chunk up, and every rank but the root receives it back.
+uint64_t tree_flows(int64_t size, uint32_t n, uint32_t channels, int64_t chunk_size) {
+  uint64_t total = 0;
+  for (uint32_t c = 0; c < channels; ++c) {
+    total += uint64_t{2} * (n - 1) * tree_chunks(chunk_bytes(size, channels, c, 1), chunk_size);
+  }
+  return total;
+}
+
 // Slices per step of a ring-type schedule (ring, reduce-scatter, all-gather)
 // over n ranks whose channels hold `largest` and `smallest` bytes: each
 // step's S/(C N) moves in slices of at most chunk_size, every slice at least
@@ -422,11 +432,8 @@ uint64_t collective_flow_count(const CollectiveSpec& spec) {
       total += uint64_t{collective_steps(one)} * n * spec.channels;
       continue;
     }
-    // Each channel's chunk count (the first channels may be one byte larger).
-    for (uint32_t c = 0; c < spec.channels; ++c) {
-      total += 2 * (n - 1) *
-               tree_chunks(chunk_bytes(w.size.count(), spec.channels, c, 1), tree_chunk_size(spec));
-    }
+    total +=
+        tree_flows(w.size.count(), static_cast<uint32_t>(n), spec.channels, tree_chunk_size(spec));
   }
   return total;
 }
@@ -614,20 +621,16 @@ void CollectiveEngine::plan_step(uint32_t job, const WorkloadStep& step) {
                              spec.chunk_size.count());
       p.steps *= p.slices;
     }
-    uint64_t flows = uint64_t{p.steps} * p.n * p.channels;
+    p.flows = uint64_t{p.steps} * p.n * p.channels;
     if (sc == Schedule::kTree) {
       // Steps are chunks (the first channel's count: channels differ by at
       // most one byte, so by at most one chunk when S/C is a multiple).
       p.chunks = tree_chunks(chunk_bytes(size, p.channels, 0, 1), tree_chunk_size(spec));
       p.steps = p.chunks;
-      flows = 0;
-      for (uint32_t c = 0; c < p.channels; ++c) {
-        flows += uint64_t{2} * (p.n - 1) *
-                 tree_chunks(chunk_bytes(size, p.channels, c, 1), tree_chunk_size(spec));
-      }
+      p.flows = tree_flows(size, p.n, p.channels, tree_chunk_size(spec));
     }
     j.phases.back().push_back(static_cast<uint32_t>(parts_.size() - 1));
-    j.total += flows;
+    j.total += p.flows;
   };
   const auto server = [&](uint32_t s) {
     std::vector<uint32_t> v(l);
@@ -715,13 +718,8 @@ void CollectiveEngine::begin_phase(uint32_t job, const CriticalPath& origin) {
 void CollectiveEngine::begin_part(uint32_t part, const CriticalPath& origin, sim::Time start) {
   Part& p = parts_[part];
   const uint32_t lanes = p.n * p.channels;
+  p.remaining = p.flows;
   if (p.schedule == Schedule::kTree) {
-    p.remaining = 0;
-    for (uint32_t c = 0; c < p.channels; ++c) {
-      p.remaining +=
-          uint64_t{2} * (p.n - 1) *
-          tree_chunks(chunk_bytes(p.size, p.channels, c, 1), tree_chunk_size(jobs_[p.job].spec));
-    }
     p.up_next.assign(lanes, 0);
     p.from_parent.assign(lanes, 0);
     for (int s = 0; s < 2; ++s) {
@@ -732,7 +730,6 @@ void CollectiveEngine::begin_part(uint32_t part, const CriticalPath& origin, sim
     for (uint32_t lane = 0; lane < lanes; ++lane) tree_advance(part, lane, start, origin);
     return;
   }
-  p.remaining = uint64_t{p.steps} * lanes;
   p.launched.assign(lanes, 0);
   p.inflight.assign(lanes, 0);
   p.own.assign(lanes, origin);

@@ -228,6 +228,7 @@ class CollectiveEngine final : public FlowObserver {
     uint32_t steps = 0;   // per channel: schedule steps x slices (flow index i:
                           // step i / slices, slice i % slices)
     uint32_t slices = 1;  // ring-type with chunk_size: slices per step
+    uint64_t flows = 0;   // per iteration: steps x lanes, or a tree's (tree_flows)
     uint32_t channels = 1;
     uint64_t remaining = 0;  // flows not yet finished this iteration
     // Per lane (channel * n + rank): flows launched and still in flight;
