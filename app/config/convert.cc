@@ -71,6 +71,9 @@ Problem convert(const toml::node& node, bool& out) {
 
 Problem convert(const toml::node& node, std::string& out) {
   if (const auto* v = node.as_string()) {
+    if (v->get().find('\0') != std::string::npos) {
+      return "a string may not contain NUL (\\u0000), got " + describe(node);
+    }
     out = v->get();
     return std::nullopt;
   }

@@ -1,5 +1,6 @@
 #include "app/config/source.h"
 
+#include <cstdio>
 #include <sstream>
 
 namespace xoff::config {
@@ -51,8 +52,21 @@ std::string path_index(std::string_view prefix, size_t index) {
 std::string describe(const toml::node& node) {
   std::ostringstream os;
   switch (node.type()) {
-    case toml::node_type::string:
-      return '"' + node.as_string()->get() + '"';
+    case toml::node_type::string: {
+      // Control characters escaped: a NUL would cut the message short.
+      std::string out = "\"";
+      for (const char c : node.as_string()->get()) {
+        const auto u = static_cast<unsigned char>(c);
+        if (u < 0x20 || u == 0x7f) {
+          char buf[8];
+          std::snprintf(buf, sizeof buf, "\\u%04x", u);
+          out += buf;
+        } else {
+          out += c;
+        }
+      }
+      return out + '"';
+    }
     case toml::node_type::integer:
       return std::to_string(node.as_integer()->get());
     case toml::node_type::floating_point:

@@ -55,7 +55,7 @@ constexpr uint32_t kWriteFirst = 0x06, kWriteMiddle = 0x07, kWriteLast = 0x08, k
 
 PcapWriter::PcapWriter(models::Network& net, const std::vector<PcapTarget>& targets,
                        const std::filesystem::path& dir)
-    : net_(net), dir_(dir) {
+    : dir_(dir) {
   std::filesystem::create_directories(dir);
   for (const PcapTarget& t : targets) {
     models::Node& node = net.node(models::NodeId(t.node));

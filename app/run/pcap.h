@@ -62,7 +62,6 @@ class PcapWriter final : public models::PacketTap {
   };
   std::vector<uint8_t> frame(const models::EgressPort& port, const models::Packet& p) const;
 
-  models::Network& net_;
   std::filesystem::path dir_;
   std::vector<File> files_;
   std::map<const models::EgressPort*, size_t> by_port_;
