@@ -67,6 +67,14 @@ TEST(Convert, NamesTheExpectedTypeAndWhatWasWritten) {
   EXPECT_EQ(problem<std::string>("[1]"), "expected a string, got an array");
 }
 
+// Found by the fuzz driver: a NUL inside a string (a workload path) cut the
+// message short at the NUL, so it lost its position. Now refused, escaped.
+TEST(Convert, RefusesNulInStringsAndEscapesControlCharacters) {
+  EXPECT_EQ(problem<std::string>("\"wor\\u0000k\""),
+            "a string may not contain NUL (\\u0000), got \"wor\\u0000k\"");
+  EXPECT_EQ(problem<int64_t>("\"a\\tb\""), "expected an integer, got \"a\\u0009b\"");
+}
+
 TEST(CheckBounds, SaysWhichLimitWasBroken) {
   const toml::table doc = doc_of("7");
   const toml::node& node = *doc.get("x");
