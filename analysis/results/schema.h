@@ -154,7 +154,8 @@ inline constexpr std::array kBufferColumns = {"node",
                                               "peak_pg_headroom_bytes",
                                               "xoff_episodes",
                                               "xon_sent",
-                                              "watchdog_storms"};
+                                              "watchdog_storms",
+                                              "acl_remarked"};
 inline constexpr const char* kDrops = "counters/drops";
 inline constexpr std::array kDropColumns = {"node", "reason", "packets", "bytes"};
 }  // namespace counters

@@ -14,6 +14,10 @@ bool Host::has_room(int tc) const {
 
 void Host::send(Packet& p) {
   p.src = ordinal_;
+  if ((remark_.protocols >> static_cast<int>(p.protocol)) & 1) [[unlikely]] {
+    p.dscp = remark_.dscp;
+    p.pcp = remark_.pcp;
+  }
   nic_port().enqueue(p);
 }
 

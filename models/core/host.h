@@ -47,6 +47,14 @@ class Host final : public Node {
   void send(Packet& p);
   // Sends a PFC frame for the classes in `enable` with `quanta` (0 = XON).
   void send_pause(uint8_t enable, uint16_t quanta);
+  // Mismarking (a misconfigured or malicious NIC): from now on, packets of
+  // the transports in `protocols` (bits of Protocol) leave with this DSCP and
+  // PCP instead of their flow's; the host's own queues are unchanged.
+  // clear_remark() restores the flows' marking.
+  void set_remark(uint8_t protocols, uint8_t dscp, uint8_t pcp) {
+    remark_ = Remark{protocols, dscp, pcp};
+  }
+  void clear_remark() { remark_ = Remark{}; }
   void set_staging_limit(sim::Bytes b) { staging_limit_ = b; }
   int64_t pauses_received() const { return pauses_received_; }
   // Makes this host a slow receiver (host_rx.h) from now on.
@@ -68,6 +76,12 @@ class Host final : public Node {
   uint32_t ordinal_;
   std::array<Transport*, kMaxProtocols> transports_{};
   sim::Bytes staging_limit_{2 * 9216};
+  struct Remark {
+    uint8_t protocols = 0;  // 0: off
+    uint8_t dscp = 0;
+    uint8_t pcp = 0;
+  };
+  Remark remark_;
   int64_t pauses_received_ = 0;
   bool notifying_ = false;
   std::unique_ptr<ReceivePipeline> rx_;

@@ -189,6 +189,8 @@ void EgressPort::receive_pause(const Packet& pause) {
       if (pp.quanta[tc] > 0) ++counters_.pause_received[tc];
     }
   }
+  pp.enable &= pfc_enabled_;  // counted above, applied only where PFC is on
+  if (pp.enable == 0) return;
   if (response_delay_ == sim::Duration::zero()) {
     apply_pause(pp);
     return;

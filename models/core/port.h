@@ -73,6 +73,11 @@ class EgressPort final : public sim::EventHandler {
   void set_link_up(bool up);
   // Watchdog overrides for a class: ignore received pauses (forward action).
   void set_ignore_pause(int tc, bool ignore);
+  // The classes this port runs PFC on (its operational PFC-enable vector, e.g.
+  // after DCBX): a PAUSE for any other class is counted (rx pause frames) and
+  // otherwise ignored, as an 802.1Qbb MAC with PFC off on that priority does.
+  void set_pfc_enabled(uint8_t classes) { pfc_enabled_ = classes; }
+  uint8_t pfc_enabled() const { return pfc_enabled_; }
   // Drops everything queued in class tc with the given reason; returns bytes.
   int64_t flush_class(int tc, DropReason why);
 
@@ -168,6 +173,7 @@ class EgressPort final : public sim::EventHandler {
   std::array<sim::Time, kNumClasses> last_dequeue_{};
   std::array<sim::Time, kNumClasses> last_pause_rx_{};
   std::array<bool, kNumClasses> ignore_pause_{};
+  uint8_t pfc_enabled_ = 0xff;
   sim::Timer resume_timer_;  // at the earliest future pause expiry
   Ring<PendingPause> pending_pauses_;
   sim::Timer pause_timer_;

@@ -161,6 +161,7 @@ struct BufferCounters {
   int64_t xoff_episodes = 0;           // XOFF decisions (refreshes not counted)
   int64_t xon_sent = 0;
   int64_t watchdog_storms = 0;
+  int64_t acl_remarked = 0;  // host packets remarked out of a lossless class (DSCP ACL)
 };
 
 class Recorder {

@@ -11,12 +11,19 @@ void Mmu::add_port() {
   XOFF_CHECK(empty(), "MMU: ports must be wired before traffic");
   pgs_.resize(pgs_.size() + kNumClasses);
   egress_.resize(egress_.size() + kNumClasses);
+  port_lossless_.push_back(0xff);
   shared_pool_ = shared_pool_bytes(cfg_, num_ports());
   headroom_pool_ = headroom_partition_bytes(cfg_, num_ports());
   pooled_headroom_ = cfg_.headroom_oversubscription >= 1;
   XOFF_CHECK(shared_pool_ > 0, "MMU: reserves and headroom of " + std::to_string(num_ports()) +
                                    " ports leave no shared pool in " +
                                    std::to_string(cfg_.total.count()) + " B");
+}
+
+void Mmu::set_port_lossless(size_t port, uint8_t pg_mask) {
+  XOFF_CHECK(empty(), "MMU: per-port PFC must be set before traffic");
+  XOFF_CHECK(port < port_lossless_.size(), "MMU: no port " + std::to_string(port));
+  port_lossless_[port] = pg_mask;
 }
 
 int64_t Mmu::ingress_threshold(int pg) const {
@@ -45,7 +52,7 @@ bool Mmu::headroom_fits(const PgState& s, int pg, int64_t bytes) const {
 Mmu::Admission Mmu::admit(size_t in, int pg, size_t out, int tc, int64_t bytes) {
   PgState& s = pgs_[in * kNumClasses + pg];
   Admission a;
-  if (cfg_.pg[pg].lossless) {
+  if (lossless(in, pg)) {
     a = admit_lossless(s, pg, bytes);
   } else {
     a.verdict = admit_lossy(s, pg, out, tc, bytes);

@@ -75,6 +75,15 @@ class Mmu {
   // A port was wired: grows the state and repartitions the buffer. Aborts if
   // reserves and headroom no longer fit in B (validate() the config first).
   void add_port();
+  // Which PGs of ingress port `port` are lossless: a PG is lossless there when
+  // its PgConfig says so and its bit is set here (default: all set). A port
+  // whose PFC is off for a class (DCBX, a per-device setting) takes that
+  // class lossy: ingress-limit drops and no XOFF. The headroom partition is
+  // carved out as configured either way. Before traffic only.
+  void set_port_lossless(size_t port, uint8_t pg_mask);
+  bool lossless(size_t port, int pg) const {
+    return cfg_.pg[pg].lossless && ((port_lossless_[port] >> pg) & 1);
+  }
   size_t num_ports() const { return pgs_.size() / kNumClasses; }
 
   // Ingress and egress admission of `bytes` from (in, pg) to (out, tc); charges
@@ -109,8 +118,9 @@ class Mmu {
   void note_peaks(PgState& s);
 
   MmuConfig cfg_;
-  std::vector<PgState> pgs_;     // [port * 8 + pg]
-  std::vector<int64_t> egress_;  // [port * 8 + tc]
+  std::vector<PgState> pgs_;            // [port * 8 + pg]
+  std::vector<int64_t> egress_;         // [port * 8 + tc]
+  std::vector<uint8_t> port_lossless_;  // [port]: PG bits, see set_port_lossless
   MmuTotals totals_;
   int64_t shared_pool_ = 0;
   int64_t headroom_pool_ = 0;  // size of the shared headroom pool (pooled mode)

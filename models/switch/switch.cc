@@ -39,6 +39,16 @@ void Switch::on_port_added(EgressPort& p) {
   p.set_response_delay(cfg_.pfc.response_delay);
 }
 
+void Switch::set_port_pfc(PortIndex p, uint8_t classes) {
+  port(p).set_pfc_enabled(classes);
+  uint8_t pgs = 0;
+  for (int tc = 0; tc < kNumClasses; ++tc) {
+    if ((classes >> tc) & 1)
+      pgs = static_cast<uint8_t>(pgs | (1u << cfg_.classification.tc_to_pg[tc]));
+  }
+  mmu_.set_port_lossless(p.value(), pgs);
+}
+
 void Switch::set_route(uint32_t dst_host, std::vector<PortIndex> ports) {
   for (PortIndex p : ports) {
     XOFF_CHECK(p.value() < num_ports(), name() + ": route to host " + std::to_string(dst_host) +
@@ -109,6 +119,14 @@ void Switch::receive(Packet& p, PortIndex ingress) {
 
 void Switch::admit(Packet& p, PortIndex ingress, PortIndex out) {
   classify(p);
+  if (cfg_.classification.host_lossless_roce_only && lossless_class(p.tc) &&
+      p.protocol != Protocol::kRoce && dynamic_cast<const Host*>(&port(ingress).peer()) != nullptr)
+      [[unlikely]] {
+    p.dscp = cfg_.classification.host_remark_dscp;
+    p.pcp = static_cast<uint8_t>(p.dscp >> 3);
+    classify(p);
+    ++counters_.acl_remarked;
+  }
   p.in_port = ingress.value();
   EgressPort& q = port(out);
   if (watchdog_.dropping(out, p.tc)) {
@@ -208,6 +226,7 @@ void Switch::report_counters(Recorder& r) const {
     }
   }
   b.watchdog_storms = watchdog_.storms();
+  b.acl_remarked = counters_.acl_remarked;
   r.buffer_counters(b);
 }
 

@@ -40,6 +40,7 @@ struct SwitchCounters {
   int64_t forwarded = 0;         // data packets handed to an egress queue
   int64_t pause_received = 0;    // PFC frames received (XOFF and XON)
   int64_t routes_installed = 0;  // tables applied by install_routes_at
+  int64_t acl_remarked = 0;      // host packets remarked out of a lossless class
 };
 
 class Switch final : public Node, private sim::EventHandler {
@@ -60,6 +61,10 @@ class Switch final : public Node, private sim::EventHandler {
   // Sets p.tc and p.pg from the trusted field and the maps.
   void classify(Packet& p) const;
   bool lossless_class(int tc) const { return (lossless_mask_ >> tc) & 1; }
+  // The port's operational PFC classes (DCBX, a per-device setting): pauses
+  // for other classes are ignored on it, and its ingress PGs of other classes
+  // are lossy. Default: every lossless class. Before traffic only.
+  void set_port_pfc(PortIndex port, uint8_t classes);
 
   void receive(Packet& p, PortIndex ingress) override;
   void on_dequeue(PortIndex port, Packet& p) override;

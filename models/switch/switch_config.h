@@ -29,6 +29,13 @@ struct ClassificationConfig {
   std::array<uint8_t, 64> dscp_to_tc = default_dscp_map();
   std::array<uint8_t, kNumClasses> pcp_to_tc{0, 1, 2, 3, 4, 5, 6, 7};
   std::array<uint8_t, kNumClasses> tc_to_pg{0, 1, 2, 3, 4, 5, 6, 7};
+  // Trust boundary for DSCP (an ingress ACL on host-facing ports): when set,
+  // only RoCE packets keep a marking that lands in a lossless class; any
+  // other packet from a host classified lossless is remarked to
+  // `host_remark_dscp` (PCP = its class selector) and classified again, so a
+  // host cannot put bulk TCP into the lossless class. Counted per switch.
+  bool host_lossless_roce_only = false;
+  uint8_t host_remark_dscp = 0;
 
   static constexpr std::array<uint8_t, 64> default_dscp_map() {
     std::array<uint8_t, 64> m{};

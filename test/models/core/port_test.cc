@@ -91,6 +91,23 @@ TEST(EgressPort, MaxQuantaPausesOneClassFor335us) {
   EXPECT_EQ(t.ab().counters().paused_time[3].count_ps(), 335'539'200);
 }
 
+// A port with PFC off for class 3 (set_pfc_enabled, e.g. after DCBX): the
+// PAUSE is counted as received, but class 3 leaves at once, and no paused
+// time accrues: 1000 B at 100G = 80 ns.
+TEST(EgressPort, PauseForAClassWithPfcOffIsCountedAndIgnored) {
+  TwoNodes t(100_Gbps, sim::Duration::zero());
+  t.ab().set_pfc_enabled(1 << 4);
+  Packet& f = t.pause(1 << 3, 0xFFFF);
+  t.ab().receive_pause(f);
+  t.net.consume(f);
+  t.send(3, 1000);
+  t.sim.run();
+  ASSERT_EQ(t.b.arrivals.size(), 1u);
+  EXPECT_EQ(t.b.arrivals[0].t.count_ps(), 80'000);
+  EXPECT_EQ(t.ab().counters().pause_received[3], 1);
+  EXPECT_EQ(t.ab().counters().paused_time[3].count_ps(), 0);
+}
+
 TEST(EgressPort, XonResumesBeforeExpiry) {
   TwoNodes t(100_Gbps, sim::Duration::zero());
   Packet& f = t.pause(1 << 3, 0xFFFF);

@@ -106,6 +106,28 @@ TEST(Mmu, LossyPgDropsAtIngressThresholdAndQueueAtEgressThreshold) {
   EXPECT_EQ(t.mmu.pg(0, 0).drops, 1);
 }
 
+// PFC off for PG 3 on port 1 only (DCBX or a per-device setting): port 1's
+// PG 3 is lossy there (ingress limit, no XOFF), port 0's stays lossless.
+// Shared pool 16000 B: reserve 1000 B, then 8 x 1000 B of shared until
+// 8000 >= 16000 - 8000; the next one is dropped instead of paused.
+TEST(Mmu, PerPortPfcOffMakesThatPortsPgLossy) {
+  TwoPorts t(small());
+  t.mmu.set_port_lossless(1, static_cast<uint8_t>(0xff & ~(1u << 3)));
+  EXPECT_TRUE(t.mmu.lossless(0, 3));
+  EXPECT_FALSE(t.mmu.lossless(1, 3));
+  for (int i = 0; i < 9; ++i) EXPECT_FALSE(t.mmu.admit(1, 3, 0, 3, 1000).send_xoff);
+  EXPECT_EQ(t.mmu.admit(1, 3, 0, 3, 1000).verdict, V::kLossyIngress);
+  EXPECT_FALSE(t.mmu.pg(1, 3).xoff);
+  EXPECT_EQ(t.mmu.pg(1, 3).headroom, 0);
+  // Port 0's PG 3 is still lossless: its reserve (1000 B), then shared s
+  // while s < 16000 - 8000 - s, i.e. XOFF (not a drop) at s = 4000.
+  EXPECT_EQ(t.mmu.admit(0, 3, 1, 3, 1000).verdict, V::kAdmit);
+  for (int i = 0; i < 3; ++i) EXPECT_FALSE(t.mmu.admit(0, 3, 1, 3, 1000).send_xoff);
+  const Mmu::Admission a = t.mmu.admit(0, 3, 1, 3, 1000);
+  EXPECT_EQ(a.verdict, V::kAdmit);
+  EXPECT_TRUE(a.send_xoff);
+}
+
 TEST(Mmu, SharedHeadroomPoolCapsTotalHeadroom) {
   MmuConfig c = small();
   c.headroom_oversubscription = 2;  // pool 5000 B shared by both ports' PG 3
