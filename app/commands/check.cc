@@ -43,8 +43,10 @@ int cmd_check(const CheckArgs& a) {
           "%zu generators, %zu collectives, %zu rpc probes, %zu faults\n",
           file.c_str(), s.name.c_str(), s.topology.num_hosts(), switches, s.topology.links.size(),
           tr.flows.size(), generators, tr.collectives.size(), tr.rpcs.size(),
-          s.link_faults.size() + s.storms.size());
+          s.link_faults.size() + s.storms.size() + s.pfc_frames.size() + s.slow_receivers.size() +
+              s.mismarks.size());
       warn_cycles(s);
+      for (const std::string& w : s.qos_warnings) std::printf("  warning: %s\n", w.c_str());
     } catch (const config::ScenarioError& e) {
       std::fprintf(stderr, "%s\n", e.what());
       rc = 2;

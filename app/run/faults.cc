@@ -61,9 +61,33 @@ void FaultInjector::start() {
   for (size_t i = 0; i < cfg_.pfc_frames.size(); ++i) {
     net_.sim().schedule_at(cfg_.pfc_frames[i].at, *this, kFrameBase + i);
   }
+  for (size_t i = 0; i < cfg_.mismarks.size(); ++i) {
+    net_.sim().schedule_at(cfg_.mismarks[i].start, *this, kMismarkBase + 2 * i);
+    if (cfg_.mismarks[i].stop != sim::Time::max()) {
+      net_.sim().schedule_at(cfg_.mismarks[i].stop, *this, kMismarkBase + 2 * i + 1);
+    }
+  }
 }
 
 void FaultInjector::handle_event(uint64_t tag) {
+  if (tag >= kMismarkBase) {
+    const Mismark& m = cfg_.mismarks[(tag - kMismarkBase) / 2];
+    models::Host& h = *hosts_[m.host];
+    if ((tag - kMismarkBase) % 2 == 0) {
+      h.set_remark(m.protocols, m.dscp, m.pcp);
+    } else {
+      // Back to the NIC's configured marking: its [[device]] roce_dscp, or the flows'.
+      const uint32_t node = cfg_.topology.host_nodes()[m.host];
+      const int dscp = cfg_.devices.empty() ? -1 : cfg_.devices[node].roce_dscp;
+      if (dscp >= 0) {
+        h.set_remark(1u << static_cast<int>(models::Protocol::kRoce), static_cast<uint8_t>(dscp),
+                     static_cast<uint8_t>(dscp >> 3));
+      } else {
+        h.clear_remark();
+      }
+    }
+    return;
+  }
   if (tag >= kFrameBase) {
     const PfcFrame& pf = cfg_.pfc_frames[tag - kFrameBase];
     hosts_[pf.host]->send_pause(pf.classes, pf.quanta);

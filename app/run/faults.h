@@ -32,7 +32,13 @@ class FaultInjector final : public sim::EventHandler {
   const char* event_kind(uint64_t) const override { return "fault"; }
 
  private:
-  enum Tag : uint64_t { kLinkFault = 0, kStormBase = 1, kSlowBase = 1 << 20, kFrameBase = 1 << 21 };
+  enum Tag : uint64_t {
+    kLinkFault = 0,
+    kStormBase = 1,
+    kSlowBase = 1 << 20,
+    kFrameBase = 1 << 21,
+    kMismarkBase = uint64_t{1} << 40,  // + 2 x index (+ 1: its stop)
+  };
   void apply_link_fault(const LinkFault& f);
   void storm_tick(size_t i);
 

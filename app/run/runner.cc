@@ -149,6 +149,11 @@ RunOutcome run_scenario(const RunArgs& a) {
     }
   }
   sim::set_log_level(spdlog::level::from_str(a.log_level));
+  // Legal but inconsistent QoS across links (as `xoff check` reports them).
+  if (!a.quiet) {
+    for (const std::string& w : cfg.qos_warnings)
+      std::fprintf(stderr, "xoff: warning: %s\n", w.c_str());
+  }
   // From here SIGINT/SIGTERM stop the run (at once if it has not started) and
   // the results so far are written, marked interrupted.
   const InterruptGuard signals;

@@ -100,7 +100,9 @@ void World::build_nodes() {
       net_.register_host(h);
       hosts_.push_back(&h);
     } else {
-      models::Switch& s = net_.add_node<models::Switch>(n.name, cfg_.switch_config);
+      models::SwitchConfig sc = cfg_.switch_config;  // with its own [[device]] settings
+      if (!cfg_.devices.empty()) sc.classification = cfg_.devices[i].classification;
+      models::Switch& s = net_.add_node<models::Switch>(n.name, sc);
       s.set_ecmp_salt(models::ecmp_salt(cfg_.seed, n.name));
       switches_[i] = &s;
     }
@@ -122,6 +124,26 @@ void World::build_nodes() {
   for (models::Host* h : hosts_) {
     h->nic_port().set_response_delay(cfg_.switch_config.pfc.response_delay);
     h->nic_port().set_scheduler(cfg_.switch_config.scheduler);  // NIC ETS like the switches'
+  }
+  // Per-device QoS: every port's PFC classes as DCBX left them, a NIC's own
+  // RoCE marking.
+  if (!cfg_.port_pfc.empty()) {
+    for (uint32_t i = 0; i < t.nodes.size(); ++i) {
+      for (uint16_t p = 0; p < t.num_ports(i); ++p) {
+        const uint8_t pfc = cfg_.port_pfc[i][p];
+        if (switches_[i] != nullptr) {
+          switches_[i]->set_port_pfc(models::PortIndex(p), pfc);
+        } else {
+          net_.node(models::NodeId(i)).port(models::PortIndex(p)).set_pfc_enabled(pfc);
+        }
+      }
+      const int dscp = cfg_.devices[i].roce_dscp;
+      if (dscp >= 0 && switches_[i] == nullptr) {
+        auto& h = static_cast<models::Host&>(net_.node(models::NodeId(i)));
+        h.set_remark(1u << static_cast<int>(models::Protocol::kRoce), static_cast<uint8_t>(dscp),
+                     static_cast<uint8_t>(dscp >> 3));
+      }
+    }
   }
 }
 

@@ -263,6 +263,7 @@ ScenarioConfig load_scenario(const std::string& path, const std::vector<std::str
   Names names(s.topology);
   read_routing(root.optional_table("routing"), names, s.routing);
   read_switch(root, s);
+  read_devices(root, names, s);
   read_endpoints(root, s);
   read_traffic(root.optional_table("traffic"), names, s);
   read_collectives(root, names, s);

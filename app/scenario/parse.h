@@ -18,6 +18,9 @@ void read_endpoints(config::TableReader& root, ScenarioConfig& s);
 void read_traffic(std::optional<config::TableReader> r, Names& names, ScenarioConfig& s);
 void read_collectives(config::TableReader& root, Names& names, ScenarioConfig& s);
 void read_faults(config::TableReader& root, Names& names, ScenarioConfig& s);
+// [[device]] overrides, DCBX per link, and the cross-link inconsistencies
+// (after read_switch: the fabric-wide settings are the defaults).
+void read_devices(config::TableReader& root, Names& names, ScenarioConfig& s);
 // After everything: refuses PFC headroom below the physical bound.
 void check_headroom(config::TableReader& root, const ScenarioConfig& s);
 void check_switch_config(config::TableReader& root, const ScenarioConfig& s);

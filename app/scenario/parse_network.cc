@@ -113,8 +113,30 @@ void read_routing(std::optional<TableReader> r, Names& names, RoutingConfig& out
 
 void read_faults(TableReader& root, Names& names, ScenarioConfig& s) {
   for (TableReader f : root.array_of_tables("fault")) {
-    const std::string kind = f.choice(
-        "kind", {"link_down", "link_up", "link_flap", "pfc_storm", "pfc_frame", "slow_receiver"});
+    const std::string kind = f.choice("kind", {"link_down", "link_up", "link_flap", "pfc_storm",
+                                               "pfc_frame", "slow_receiver", "mismark"});
+    if (kind == "mismark") {  // a NIC marking its packets wrongly from start to stop
+      Mismark m;
+      const auto h = names.host(f, "host");
+      const std::string proto = f.choice("protocol", {"roce", "tcp", "all"}, "all");
+      m.protocols = proto == "roce" ? uint8_t{1} << static_cast<int>(models::Protocol::kRoce)
+                    : proto == "tcp"
+                        ? uint8_t{1} << static_cast<int>(models::Protocol::kTcp)
+                        : static_cast<uint8_t>((1u << static_cast<int>(models::Protocol::kRoce)) |
+                                               (1u << static_cast<int>(models::Protocol::kTcp)));
+      m.dscp = static_cast<uint8_t>(f.required<int64_t>("dscp", {.min = 0, .max = 63}));
+      m.pcp = static_cast<uint8_t>(f.optional<int64_t>("pcp", m.dscp >> 3, {.min = 0, .max = 7}));
+      m.start = sim::Time::zero() + f.optional<sim::Duration>("start", sim::Duration::zero(),
+                                                              {.min = sim::Duration::zero()});
+      if (f.has("stop")) m.stop = sim::Time::zero() + f.required<sim::Duration>("stop");
+      if (m.stop <= m.start)
+        f.error_at("stop", f.path_of("stop") + " must be after " + f.path_of("start"));
+      if (h) {
+        m.host = *h;
+        s.mismarks.push_back(m);
+      }
+      continue;
+    }
     if (kind == "slow_receiver") {
       read_slow_receiver(f, names, s);
       continue;

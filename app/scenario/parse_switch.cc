@@ -91,6 +91,10 @@ void read_classification(std::optional<TableReader> r, models::ClassificationCon
     const int64_t d = m.required<int64_t>("dscp", {.min = 0, .max = 63});
     c.dscp_to_tc[d] = static_cast<uint8_t>(m.required<int64_t>("class", {.min = 0, .max = 7}));
   }
+  c.host_lossless_roce_only =
+      r->choice("host_lossless", {"any", "roce_only"}, "any") == "roce_only";
+  c.host_remark_dscp =
+      static_cast<uint8_t>(r->optional<int64_t>("host_remark_dscp", 0, {.min = 0, .max = 63}));
 }
 
 void read_scheduler(std::optional<TableReader> r, models::SchedulerConfig& sc) {

@@ -13,6 +13,7 @@
 #include "models/nic/roce_config.h"
 #include "models/switch/switch_config.h"
 #include "models/tcp/tcp_config.h"
+#include "models/topology/dcbx.h"
 #include "models/topology/routing.h"
 #include "models/topology/topology.h"
 #include "models/traffic/cdf.h"
@@ -54,6 +55,31 @@ struct PfcFrame {
   uint8_t classes = 0;
   uint16_t quanta = 0xFFFF;
   sim::Time at;
+};
+
+// A host NIC that marks its packets wrongly from `start` to `stop`: the
+// packets of `protocols` (bits of models::Protocol) leave with `dscp` and
+// `pcp` instead of their flow's (a misconfigured NIC putting RoCE into a
+// lossy class, or a malicious host putting bulk TCP into the lossless one).
+struct Mismark {
+  uint32_t host = 0;
+  uint8_t protocols = 0;
+  uint8_t dscp = 0;
+  uint8_t pcp = 0;
+  sim::Time start;
+  sim::Time stop = sim::Time::max();
+};
+
+// [[device]]: one node's own QoS settings where it differs from the
+// fabric-wide ones, resolved per node (ScenarioConfig::devices).
+struct DeviceQos {
+  uint8_t pfc = 0;  // administrative PFC classes (default: buffer.lossless)
+  models::DcbxMode dcbx = models::DcbxMode::kOff;
+  // Switches: their own classification (trust, DSCP map).
+  models::ClassificationConfig classification;
+  // Hosts: the DSCP (and PCP = its class selector) the NIC puts on RoCE
+  // packets instead of their flow's; -1 = the flow's.
+  int roce_dscp = -1;
 };
 
 // A host that drains its receive buffer below line rate and protects it with
@@ -149,6 +175,15 @@ struct ScenarioConfig {
   std::vector<PfcStorm> storms;
   std::vector<PfcFrame> pfc_frames;
   std::vector<SlowReceiver> slow_receivers;
+  std::vector<Mismark> mismarks;
+  // Per node (topology index): its QoS settings after [[device]] overrides.
+  std::vector<DeviceQos> devices;
+  // Per node and port: the operational PFC classes after DCBX with the peer.
+  std::vector<std::vector<uint8_t>> port_pfc;
+  // Configurations that disagree across a link (PFC classes after DCBX,
+  // DSCP maps, trust, RoCE marking): legal, reported by `xoff check` and at
+  // the start of `xoff run`, one sentence each naming both ends.
+  std::vector<std::string> qos_warnings;
   MonitorConfig monitor;
   TrafficConfig traffic;
 };

@@ -1,0 +1,177 @@
+// Consistent PFC configuration and the trust boundary, on the bundled
+// scenarios/qos_mismatch.toml and scenarios/trust_boundary.toml: what
+// `xoff check` reports for each misconfiguration (both ends named), and what
+// a run shows.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "app/scenario/scenario.h"
+#include "scenario_util.h"
+
+namespace xoff::app {
+namespace {
+using testing::drops;
+using testing::run;
+
+std::string path(const std::string& name) {
+  return std::string(XOFF_SOURCE_DIR) + "/scenarios/" + name;
+}
+
+ScenarioConfig load(const std::string& name, const std::string& variant) {
+  std::vector<std::string> o;
+  if (!variant.empty()) o.push_back("scenario.variant=" + variant);
+  return load_scenario(path(name), o);
+}
+
+RunOutcome run_variant(const std::string& name, const std::string& variant) {
+  return run(name, variant.empty() ? std::vector<std::string>{}
+                                   : std::vector<std::string>{"scenario.variant=" + variant});
+}
+
+const models::QueueCounters* queue(const RunOutcome& o, const std::string& node, int port, int tc) {
+  for (const auto& q : o.data.queues) {
+    if (q.node == node && q.port == port && q.traffic_class == tc) return &q;
+  }
+  return nullptr;
+}
+
+int64_t drops_at(const RunOutcome& o, const std::string& node, const std::string& reason) {
+  for (const auto& d : o.data.drops) {
+    if (d.node == node && d.reason == reason) return d.packets;
+  }
+  return 0;
+}
+
+const models::FlowRecord* flow(const RunOutcome& o, const std::string& name) {
+  for (const auto& f : o.data.flows) {
+    if (f.name == name) return &f;
+  }
+  return nullptr;
+}
+
+double fct_us(const RunOutcome& o, const std::string& name) {
+  const models::FlowRecord* f = flow(o, name);
+  EXPECT_NE(f, nullptr) << name;
+  return f == nullptr ? 0 : static_cast<double>((f->finish - f->start).count_ps()) / 1e6;
+}
+
+TEST(QosMismatchScenario, ConsistentAsWrittenNothingReportedNothingLost) {
+  const ScenarioConfig s = load("qos_mismatch.toml", "");
+  EXPECT_TRUE(s.qos_warnings.empty());
+  const RunOutcome o = run_variant("qos_mismatch.toml", "");
+  EXPECT_EQ(o.exit_code, 0);
+  EXPECT_TRUE(o.traffic_finished);
+  EXPECT_EQ(o.lossless_violations, 0);
+  EXPECT_EQ(drops(o, "lossy_ingress"), 0);
+  EXPECT_GT(o.pause_frames, 0);  // the incast is held by PFC, not by loss
+}
+
+TEST(QosMismatchScenario, NicWithPfcOnAnotherClassIgnoresPausesAndTheLeafOverflows) {
+  const ScenarioConfig s = load("qos_mismatch.toml", "nic_pfc");
+  ASSERT_EQ(s.qos_warnings.size(), 1u);
+  EXPECT_EQ(s.qos_warnings[0],
+            "link leaf0:p3 - h3: PFC on classes [3] at leaf0:p3, [4] at h3 (DCBX: leaf0 "
+            "non_willing, h3 off); a lossless class paused at one end is not paused at the other");
+  const RunOutcome o = run_variant("qos_mismatch.toml", "nic_pfc");
+  // leaf0 did pause h3 (tx pause counted at leaf0:p3, rx at h3), but h3's
+  // class 3 never stopped: paused time 0, and leaf0's headroom for h3 overflows.
+  const auto* sent = queue(o, "leaf0", 3, 3);
+  const auto* got = queue(o, "h3", 0, 3);
+  ASSERT_NE(sent, nullptr);
+  ASSERT_NE(got, nullptr);
+  EXPECT_GT(sent->pause_sent, 0);
+  EXPECT_EQ(got->pause_received, sent->pause_sent);
+  EXPECT_EQ(got->paused_time.count_ps(), 0);
+  EXPECT_GT(drops_at(o, "leaf0", "lossless_violation"), 0);
+  EXPECT_EQ(o.lossless_violations, drops_at(o, "leaf0", "lossless_violation"));
+  EXPECT_TRUE(o.traffic_finished);  // go-back-N recovers what was lost
+}
+
+TEST(QosMismatchScenario, DcbxWillingNicTakesTheSwitchClassesAndRunsAsConsistent) {
+  const ScenarioConfig s = load("qos_mismatch.toml", "dcbx_fix");
+  EXPECT_TRUE(s.qos_warnings.empty());
+  const uint32_t h3 = *s.topology.find("h3");
+  EXPECT_EQ(s.port_pfc[h3][0], 1u << 3);  // adopted from leaf0 (non-willing), not its own [4]
+  // The same operational configuration as the consistent file: the same run,
+  // event for event.
+  const RunOutcome fixed = run_variant("qos_mismatch.toml", "dcbx_fix");
+  const RunOutcome base = run_variant("qos_mismatch.toml", "");
+  EXPECT_EQ(fixed.data.meta.fingerprint, base.data.meta.fingerprint);
+  EXPECT_EQ(fixed.lossless_violations, 0);
+}
+
+TEST(QosMismatchScenario, RoceMarkedIntoALossyClassIsDroppedWhilePfcRuns) {
+  const ScenarioConfig s = load("qos_mismatch.toml", "nic_dscp");
+  ASSERT_EQ(s.qos_warnings.size(), 1u);
+  EXPECT_NE(s.qos_warnings[0].find("h3 marks RoCE with DSCP 0, which leaf0 (trusting DSCP) puts "
+                                   "in class 0"),
+            std::string::npos)
+      << s.qos_warnings[0];
+  const RunOutcome o = run_variant("qos_mismatch.toml", "nic_dscp");
+  EXPECT_EQ(o.lossless_violations, 0);
+  EXPECT_GT(drops_at(o, "leaf0", "lossy_ingress"), 0);  // h3's RoCE, class 0 at leaf0
+  EXPECT_GT(o.pause_frames, 0);                         // PFC still on for everyone else
+  const auto* h3_class0 = queue(o, "leaf0", 0, 0);      // leaf0 -> h0 carries h3's in class 0
+  ASSERT_NE(h3_class0, nullptr);
+  EXPECT_GT(h3_class0->tx_packets, 0);
+  const models::FlowRecord* f = flow(o, "incast/w0/s3");  // from h3
+  ASSERT_NE(f, nullptr);
+  EXPECT_GT(f->retransmitted_bytes, 0);  // only h3's flow lost packets
+  for (const auto& other : o.data.flows) {
+    if (other.name != f->name) {
+      EXPECT_EQ(other.retransmitted_bytes, 0) << other.name;
+    }
+  }
+}
+
+TEST(QosMismatchScenario, SpineMappingRoceLossyBreaksLosslessOnBothLeafLinks) {
+  const ScenarioConfig s = load("qos_mismatch.toml", "spine_map");
+  ASSERT_EQ(s.qos_warnings.size(), 2u);
+  EXPECT_EQ(s.qos_warnings[0],
+            "link leaf0:p4 - spine0:p0: DSCP lossless at one end, lossy at the other: 24 (class "
+            "3 at leaf0, 0 at spine0)");
+  const RunOutcome o = run_variant("qos_mismatch.toml", "spine_map");
+  // The spine queues RoCE in class 0, so leaf0's pauses for class 3 do not
+  // stop it: leaf0's headroom for the spine overflows.
+  EXPECT_GT(drops_at(o, "leaf0", "lossless_violation"), 0);
+  const auto* spine_to_leaf0 = queue(o, "spine0", 0, 0);
+  ASSERT_NE(spine_to_leaf0, nullptr);
+  EXPECT_GT(spine_to_leaf0->tx_packets, 0);
+}
+
+// Ideal FCT of a 4 MB RoCE victim at 100 Gb/s: 4,000,000 B in 1000 B
+// payloads = 4,000 packets of 1,062 B = 339.84 us on the wire, plus
+// propagation and store-and-forward over four links (the recorded ideal).
+TEST(TrustBoundaryScenario, AclKeepsTheStormOutWatchdogContainsItOpenFabricStalls) {
+  const RunOutcome open = run_variant("trust_boundary.toml", "");
+  const RunOutcome wd = run_variant("trust_boundary.toml", "watchdog");
+  const RunOutcome acl = run_variant("trust_boundary.toml", "acl");
+  for (const char* v : {"victim1", "victim2", "victim3"}) {
+    SCOPED_TRACE(v);
+    const double ideal = static_cast<double>(flow(acl, v)->ideal_fct.count_ps()) / 1e6;
+    EXPECT_LT(fct_us(acl, v), 1.02 * ideal);    // nothing reached the fabric
+    EXPECT_GT(fct_us(open, v), 3.0 * ideal);    // stalled behind leaf0's pause of the spine
+    EXPECT_LT(fct_us(wd, v), fct_us(open, v));  // the watchdog cut it short ...
+    EXPECT_GT(fct_us(wd, v), 1.2 * ideal);      // ... after its detection time
+  }
+  // The storm sends XOFF every min(100 us refresh, half of 65535 quanta at
+  // 100G = 167.8 us) from 200 us until 1.2 ms: 10 frames, all dropped by the ACL.
+  EXPECT_EQ(drops_at(acl, "leaf0", "acl"), 10);
+  EXPECT_EQ(queue(acl, "leaf0", 0, 3)->pause_received, 0);
+  // h0's bulk TCP marked DSCP 24: lossless in the open fabric (where h0, which
+  // queues it in its own class 1, ignores leaf0's class-3 pauses: lossless
+  // violations), remarked to class 0 by the ACL.
+  EXPECT_GT(open.lossless_violations, 0);
+  EXPECT_EQ(acl.lossless_violations, 0);
+  int64_t remarked = 0;
+  for (const auto& b : acl.data.buffers) remarked += b.node == "leaf0" ? b.acl_remarked : 0;
+  EXPECT_GT(remarked, 0);
+  EXPECT_GT(queue(acl, "leaf0", 4, 0)->tx_packets, 0);  // h0's TCP up the uplink in class 0
+  int storms = 0;
+  for (const auto& b : wd.data.buffers) storms += static_cast<int>(b.watchdog_storms);
+  EXPECT_EQ(storms, 1);  // leaf0:p0:tc3
+}
+
+}  // namespace
+}  // namespace xoff::app
