@@ -65,6 +65,14 @@ int cmd_counters(const CountersArgs& a) {
                 static_cast<long long>(r.packets), static_cast<long long>(r.bytes));
     ++printed;
   }
+  // The DSCP trust boundary's remarks are kept per switch.
+  for (const auto& b : d.buffers) {
+    if (!a.node.empty() && b.node != a.node) continue;
+    if (b.acl_remarked == 0 && !a.all) continue;
+    std::printf("%s acl_remarked  %lld packets\n", b.node.c_str(),
+                static_cast<long long>(b.acl_remarked));
+    ++printed;
+  }
   if (printed == 0) std::printf("(every counter is zero; --all prints them)\n");
   return 0;
 }

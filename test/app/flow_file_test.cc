@@ -437,6 +437,31 @@ TEST_F(FlowFileTest, CountersPrintTheResultsTablesUnderOperatorNames) {
   EXPECT_EQ(cmd_counters(c), 2);
 }
 
+// The DSCP trust boundary's remarks, per switch, from /counters/buffers.
+TEST_F(FlowFileTest, CountersShowTheAclRemarksOfTheTrustBoundary) {
+  RunArgs a;
+  a.scenario = std::string(XOFF_SOURCE_DIR) + "/scenarios/trust_boundary.toml";
+  a.variant = "acl";
+  a.output = (dir_ / "acl.h5").string();
+  a.quiet = true;
+  a.print_summary = false;
+  ASSERT_EQ(run_scenario(a).exit_code, 0);
+  const auto d = analysis::read_results(a.output);
+  int64_t remarked = 0;
+  for (const auto& b : d.buffers) remarked += b.node == "leaf0" ? b.acl_remarked : 0;
+  ASSERT_GT(remarked, 0);
+  CountersArgs c;
+  c.input = a.output;
+  c.node = "leaf0";
+  ::testing::internal::CaptureStdout();
+  ASSERT_EQ(cmd_counters(c), 0);
+  const std::string out = ::testing::internal::GetCapturedStdout();
+  EXPECT_NE(out.find("leaf0 acl_remarked  " + std::to_string(remarked) + " packets"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("leaf0 discards (acl)  10 packets"), std::string::npos) << out;
+}
+
 TEST_F(FlowFileTest, LinkFlapExpandsIntoDownUpPairsAndTheFlowSurvivesIt) {
   const std::string scen = write("flap.toml", R"([scenario]
 name = "flap"
