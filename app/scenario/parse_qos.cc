@@ -73,17 +73,19 @@ void warn_link(const ScenarioConfig& s, uint32_t a, uint16_t pa, uint32_t b, uin
     const uint32_t h = ha ? a : b;
     const uint32_t sw = ha ? b : a;
     const uint8_t dscp = roce_dscp_of(s.devices[h]);
-    const int tc = classify(s.devices[sw].classification, dscp, static_cast<uint8_t>(dscp >> 3));
+    ClassificationConfig at_host_port = s.devices[sw].classification;
+    if (at_host_port.host_trust) at_host_port.trust = *at_host_port.host_trust;
+    const int tc = classify(at_host_port, dscp, static_cast<uint8_t>(dscp >> 3));
     const uint8_t sw_pfc = ha ? ob : oa;
     // Only where a device setting changed the marking or the map (fabric-wide
     // settings say nothing about which class RoCE is meant for).
     const ClassificationConfig& fab = s.switch_config.classification;
     const ClassificationConfig& mine = s.devices[sw].classification;
-    const bool custom =
-        s.devices[h].roce_dscp >= 0 || mine.trust != fab.trust || mine.dscp_to_tc != fab.dscp_to_tc;
+    const bool custom = s.devices[h].roce_dscp >= 0 || mine.trust != fab.trust ||
+                        mine.dscp_to_tc != fab.dscp_to_tc || fab.host_trust.has_value();
     if (custom && lossless != 0 && (!((lossless >> tc) & 1) || !((sw_pfc >> tc) & 1))) {
       out.push_back(t.nodes[h].name + " marks RoCE with DSCP " + std::to_string(dscp) + ", which " +
-                    t.nodes[sw].name + " (trusting " + trust_name(s.devices[sw].classification) +
+                    t.nodes[sw].name + " (trusting " + trust_name(at_host_port) +
                     ") puts in class " + std::to_string(tc) + ", not lossless on " +
                     (ha ? eb : ea) + " (lossless there: " + class_list(lossless & sw_pfc) +
                     "); its RoCE is dropped under congestion instead of paused");

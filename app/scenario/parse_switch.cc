@@ -91,6 +91,11 @@ void read_classification(std::optional<TableReader> r, models::ClassificationCon
     const int64_t d = m.required<int64_t>("dscp", {.min = 0, .max = 63});
     c.dscp_to_tc[d] = static_cast<uint8_t>(m.required<int64_t>("class", {.min = 0, .max = 7}));
   }
+  if (r->has("host_trust")) {
+    c.host_trust = r->choice("host_trust", {"dscp", "pcp"}) == "pcp"
+                       ? models::ClassificationConfig::Trust::kPcp
+                       : models::ClassificationConfig::Trust::kDscp;
+  }
   c.host_lossless_roce_only =
       r->choice("host_lossless", {"any", "roce_only"}, "any") == "roce_only";
   c.host_remark_dscp =

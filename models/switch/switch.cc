@@ -32,6 +32,7 @@ Switch::Switch(Network& net, NodeId id, std::string name, const SwitchConfig& cf
       route_timer_(net.sim(), *this, 0) {}
 
 void Switch::on_port_added(EgressPort& p) {
+  host_port_.push_back(dynamic_cast<const Host*>(&p.peer()) != nullptr);
   mmu_.add_port();
   pfc_.add_port();
   watchdog_.add_port();
@@ -86,10 +87,20 @@ void Switch::classify(Packet& p) const {
   p.pg = c.tc_to_pg[p.tc];
 }
 
+void Switch::classify(Packet& p, PortIndex ingress) const {
+  const ClassificationConfig& c = cfg_.classification;
+  if (!c.host_trust || !host_port_[ingress.value()]) {
+    classify(p);
+    return;
+  }
+  p.tc = *c.host_trust == ClassificationConfig::Trust::kDscp ? c.dscp_to_tc[p.dscp & 63]
+                                                             : c.pcp_to_tc[p.pcp & 7];
+  p.pg = c.tc_to_pg[p.tc];
+}
+
 void Switch::receive(Packet& p, PortIndex ingress) {
   if (p.kind == PacketKind::kPause) {
-    if (cfg_.pfc.drop_host_pauses && dynamic_cast<const Host*>(&port(ingress).peer()) != nullptr)
-        [[unlikely]] {
+    if (cfg_.pfc.drop_host_pauses && host_port_[ingress.value()]) [[unlikely]] {
       drop(p, DropReason::kAcl, nullptr);
       return;
     }
@@ -108,7 +119,7 @@ void Switch::receive(Packet& p, PortIndex ingress) {
   }
   const PortIndex out = ecmp_pick(group, p.hash, salt_);
   if (p.kind == PacketKind::kCnp) {  // control queue at every hop, as at the NIC
-    classify(p);
+    classify(p, ingress);
     p.in_port = ingress.value();
     ++counters_.forwarded;
     port(out).enqueue_control(p);
@@ -118,13 +129,12 @@ void Switch::receive(Packet& p, PortIndex ingress) {
 }
 
 void Switch::admit(Packet& p, PortIndex ingress, PortIndex out) {
-  classify(p);
+  classify(p, ingress);
   if (cfg_.classification.host_lossless_roce_only && lossless_class(p.tc) &&
-      p.protocol != Protocol::kRoce && dynamic_cast<const Host*>(&port(ingress).peer()) != nullptr)
-      [[unlikely]] {
+      p.protocol != Protocol::kRoce && host_port_[ingress.value()]) [[unlikely]] {
     p.dscp = cfg_.classification.host_remark_dscp;
     p.pcp = static_cast<uint8_t>(p.dscp >> 3);
-    classify(p);
+    classify(p, ingress);
     ++counters_.acl_remarked;
   }
   p.in_port = ingress.value();

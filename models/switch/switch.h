@@ -60,6 +60,10 @@ class Switch final : public Node, private sim::EventHandler {
 
   // Sets p.tc and p.pg from the trusted field and the maps.
   void classify(Packet& p) const;
+  // The same for a packet that arrived on `ingress`: host-facing ports may
+  // trust another field (ClassificationConfig::host_trust).
+  void classify(Packet& p, PortIndex ingress) const;
+  bool host_facing(PortIndex p) const { return host_port_[p.value()]; }
   bool lossless_class(int tc) const { return (lossless_mask_ >> tc) & 1; }
   // The port's operational PFC classes (DCBX, a per-device setting): pauses
   // for other classes are ignored on it, and its ingress PGs of other classes
@@ -102,6 +106,7 @@ class Switch final : public Node, private sim::EventHandler {
   EcnMarker ecn_;
   SwitchCounters counters_;
   bool violation_logged_ = false;
+  std::vector<bool> host_port_;  // by port: the peer is a host
   struct PendingRoutes {
     sim::Time at;
     RouteTable table;

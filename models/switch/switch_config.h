@@ -10,6 +10,7 @@
 // Pmax 1%). Every size is bytes, every time picoseconds (sim::Duration).
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -36,6 +37,10 @@ struct ClassificationConfig {
   // host cannot put bulk TCP into the lossless class. Counted per switch.
   bool host_lossless_roce_only = false;
   uint8_t host_remark_dscp = 0;
+  // Per-port trust: packets arriving on host-facing ports are classified on
+  // this field instead of `trust` (e.g. fabric ports trust DSCP, host ports
+  // PCP). Unset: every port uses `trust`.
+  std::optional<Trust> host_trust;
 
   static constexpr std::array<uint8_t, 64> default_dscp_map() {
     std::array<uint8_t, 64> m{};

@@ -173,5 +173,24 @@ TEST(TrustBoundaryScenario, AclKeepsTheStormOutWatchdogContainsItOpenFabricStall
   EXPECT_EQ(storms, 1);  // leaf0:p0:tc3
 }
 
+// Per-port trust: RoCE in class 3 (PCP 3) marked DSCP 0 is lossy where the
+// leaf trusts DSCP and lossless where its host ports trust PCP. 3 x 512 KB
+// into one 100G port: with PFC the incast ends in 3 x 512,000 B / 1000 B x
+// 1062 B x 8 / 100 Gb/s = 130.5 us plus the path; with drops it takes twice that.
+TEST(HostTrust, HostPortsTrustingPcpKeepMismarkedDscpLossless) {
+  const RunOutcome dscp = run("test/app/data/host_trust.toml");
+  const RunOutcome pcp = run("test/app/data/host_trust.toml", {"classification.host_trust=pcp"});
+  EXPECT_GT(drops(dscp, "lossy_ingress"), 0);
+  EXPECT_EQ(dscp.pause_frames, 0);
+  EXPECT_EQ(drops(pcp, "lossy_ingress"), 0);
+  EXPECT_EQ(pcp.lossless_violations, 0);
+  EXPECT_GT(pcp.pause_frames, 0);
+  for (const auto& f : pcp.data.flows) {
+    const double us = static_cast<double>((f.finish - f.start).count_ps()) / 1e6;
+    EXPECT_GT(us, 130.5);
+    EXPECT_LT(us, 140.0);
+  }
+}
+
 }  // namespace
 }  // namespace xoff::app
