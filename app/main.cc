@@ -131,6 +131,21 @@ int xoff_main(int argc, char** argv) {
       ->capture_default_str();
   hr->add_option("--response-delay", headroom.response_delay, "Sender's PFC reaction time")
       ->capture_default_str();
+  hr->add_flag("--sonic", headroom.sonic,
+               "Also size it as SONiC's dynamic buffer calculation does (the ASIC terms below)");
+  hr->add_option("--cell", headroom.cell, "--sonic: ASIC buffer cell size")->capture_default_str();
+  hr->add_option("--small-packets", headroom.small_packets,
+                 "--sonic: share of 64 B packets, percent")
+      ->check(CLI::Range(0.0, 100.0))
+      ->capture_default_str();
+  hr->add_option("--mac-phy", headroom.mac_phy, "--sonic: bytes in the egress pipeline and PHY")
+      ->capture_default_str();
+  hr->add_option("--peer-quanta", headroom.peer_quanta,
+                 "--sonic: peer response in pause quanta (default: IEEE 802.3 31B.3.7)")
+      ->check(CLI::Range(int64_t{0}, int64_t{65535}));
+  hr->add_option("--gearbox", headroom.gearbox, "--sonic: gearbox delay")->capture_default_str();
+  hr->add_option("--pipeline", headroom.pipeline, "--sonic: pipeline latency (the XON term)")
+      ->capture_default_str();
   auto* ls = cli.add_subcommand("list", "List the bundled scenarios");
   ls->add_option("directory", list.directory, "Scenario directory")->capture_default_str();
   // A first word that is not an option must be a command: suggest the nearest.

@@ -39,6 +39,14 @@ struct HeadroomArgs {
   std::string cable = "100m";
   std::string mtu = "9KB";
   std::string response_delay = "1us";
+  // --sonic: SONiC's dynamic buffer calculation with these ASIC terms.
+  bool sonic = false;
+  std::string cell = "144B";
+  double small_packets = 0;  // percent
+  std::string mac_phy = "0B";
+  int64_t peer_quanta = -1;  // -1: IEEE 802.3 31B.3.7 for the rate
+  std::string gearbox = "0ns";
+  std::string pipeline = "0B";
 };
 
 struct ListArgs {

@@ -64,4 +64,58 @@ HeadroomResult pfc_headroom_for_delay(sim::BitsPerSecond rate, sim::Duration cab
 // Multi-line breakdown for people (the `xoff headroom` command), one term a line.
 std::string describe(const HeadroomInput& in, const HeadroomResult& r);
 
+// The headroom as SONiC's dynamic buffer calculation sizes it (the vendor
+// plugins cfgmgr/buffer_headroom_<vendor>.lua of sonic-swss; the terms of its
+// "Dynamically Headroom Calculation" design), so a vendor profile can be
+// set beside the 802.1Qbb bound above. Its terms, in bytes:
+//   worst_case_factor  cell > 128 B: cell / 64; else 2 x cell / (1 + cell):
+//                      how many bytes of buffer a 64 B packet costs
+//   cell_occupancy     (100 - p + p x worst_case_factor) / 100 for p % of
+//                      small packets
+//   bytes_on_cable     2 x cable length x rate / (1.98e8 m/s) / 8: the round
+//                      trip (light at about 2/3 c)
+//   bytes_on_gearbox   rate x gearbox delay / 8, counted both ways
+//   mac_phy_delay      bytes in the switch's egress pipeline and PHY when XOFF
+//                      is generated (an ASIC constant)
+//   peer_response      bytes the peer still sends after receiving XOFF: its
+//                      response time in pause quanta x 64 B (512 bit times),
+//                      IEEE 802.3 Annex 31B.3.7 (394 quanta at 100G), doubled
+//                      at 400G as the SONiC plugins do
+//   propagation        frame + bytes_on_cable + 2 x gearbox + mac_phy + peer
+//   xoff               frame + propagation x cell_occupancy
+//   xon                pipeline_latency (an ASIC constant)
+//   headroom           xoff + xon
+// (The Mellanox plugin counts the cable term twice more, 4 x one way; the
+// Barefoot one, followed here, the round trip.) Every term is rounded up.
+struct SonicHeadroomInput {
+  sim::BitsPerSecond rate;
+  int64_t cable_length_mm = 0;
+  sim::Bytes frame;                 // the lossless MTU (frame on the wire)
+  sim::Bytes cell_size{144};        // ASIC buffer cell
+  double small_packet_percent = 0;  // share of 64 B packets, 0..100
+  sim::Bytes mac_phy_delay{0};
+  int64_t peer_response_quanta = -1;  // -1: IEEE 802.3 31B.3.7's value for the rate
+  sim::Duration gearbox_delay;
+  sim::Bytes pipeline_latency{0};
+};
+
+struct SonicHeadroomResult {
+  double worst_case_factor = 1;
+  double cell_occupancy = 1;
+  sim::Bytes bytes_on_cable;
+  sim::Bytes bytes_on_gearbox;
+  int64_t peer_response_quanta = 0;
+  sim::Bytes peer_response;
+  sim::Bytes propagation;
+  sim::Bytes xoff;
+  sim::Bytes xon;
+  sim::Bytes headroom;
+};
+
+// IEEE 802.3 Annex 31B.3.7: the most pause quanta a MAC may take to stop at
+// a given speed (100 Mb/s .. 400 Gb/s); -1 for speeds it does not list.
+int64_t ieee_pause_quanta(sim::BitsPerSecond rate);
+SonicHeadroomResult sonic_headroom(const SonicHeadroomInput& in);
+std::string describe(const SonicHeadroomInput& in, const SonicHeadroomResult& r);
+
 }  // namespace xoff::models

@@ -46,6 +46,10 @@ check huge_delay 2 "host_delay: must be at most 10^6 s" -- "$X" check "$T/s.toml
 check huge_rate 2 "host_rate: must be at most 100 Tbps" -- "$X" check "$T/s.toml" --set topology.host_rate=1000Tbps
 check headroom_frame 2 "\-\-frame must be between" -- "$X" headroom --frame 9223372036854775807B
 check headroom_ok 0 "153100 B" -- "$X" headroom --rate 400Gbps --cable 200m --frame 1518B
+# SONiC-style sizing beside the bound (arithmetic in test/models/topology/headroom_test.cc)
+check headroom_sonic 0 "xoff + xon = 63.299KB  *63299 B" -- "$X" headroom --rate 100Gbps --cable 5m --frame 9100B --sonic --mac-phy 819B --pipeline 18432B
+check headroom_sonic_cell 2 "\-\-cell must be 1B..64KiB" -- "$X" headroom --sonic --cell 0B
+check headroom_sonic_quanta 2 "give the peer response in quanta" -- "$X" headroom --sonic --rate 123Gbps
 # Files that are not scenarios, and keys nested 10^5 deep, are refused.
 mkfifo "$T/fifo.toml"
 check fifo 2 "not a regular file" -- "$X" check "$T/fifo.toml"

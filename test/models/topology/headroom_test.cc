@@ -66,3 +66,55 @@ TEST(TopologyHeadroom, RejectsImpossibleInput) {
 
 }  // namespace
 }  // namespace xoff::models
+
+namespace xoff::models {
+namespace {
+
+// SONiC's dynamic buffer calculation (sonic-swss cfgmgr/buffer_headroom_*.lua),
+// by hand: 100G, 5 m, 9100 B frames, 144 B cells, 819 B MAC/PHY, 18432 B pipeline:
+//   cable    2 x 5 m x 1e11 bit/s / 1.98e8 m/s / 8 = 631.3 -> 632 B
+//   peer     394 quanta (IEEE 802.3 31B.3.7 at 100G) x 64 B = 25,216 B
+//   propag.  9100 + 632 + 0 + 819 + 25,216 = 35,767 B
+//   xoff     9100 + 35,767 x 1 = 44,867 B; xon 18,432 B; headroom 63,299 B
+TEST(SonicHeadroom, MatchesTheTermsComputedByHand) {
+  SonicHeadroomInput in;
+  in.rate = sim::BitsPerSecond(100'000'000'000);
+  in.cable_length_mm = 5'000;
+  in.frame = sim::Bytes(9100);
+  in.mac_phy_delay = sim::Bytes(819);
+  in.pipeline_latency = sim::Bytes(18432);
+  const SonicHeadroomResult r = sonic_headroom(in);
+  EXPECT_EQ(r.bytes_on_cable.count(), 632);
+  EXPECT_EQ(r.peer_response_quanta, 394);
+  EXPECT_EQ(r.peer_response.count(), 25'216);
+  EXPECT_EQ(r.propagation.count(), 35'767);
+  EXPECT_EQ(r.xoff.count(), 44'867);
+  EXPECT_EQ(r.headroom.count(), 63'299);
+  // Half small packets: factor 144/64 = 2.25, occupancy (50 + 50 x 2.25)/100
+  // = 1.625; xoff = 9100 + ceil(35,767 x 1.625 = 58,121.375) = 67,222 B.
+  in.small_packet_percent = 50;
+  const SonicHeadroomResult s = sonic_headroom(in);
+  EXPECT_DOUBLE_EQ(s.worst_case_factor, 2.25);
+  EXPECT_DOUBLE_EQ(s.cell_occupancy, 1.625);
+  EXPECT_EQ(s.xoff.count(), 67'222);
+  // A small cell (<= 128 B): factor 2 x 96 / 97.
+  in.cell_size = sim::Bytes(96);
+  EXPECT_DOUBLE_EQ(sonic_headroom(in).worst_case_factor, 192.0 / 97.0);
+}
+
+TEST(SonicHeadroom, PeerResponseFollowsTheIeeeTableAndDoublesAt400G) {
+  EXPECT_EQ(ieee_pause_quanta(sim::BitsPerSecond(25'000'000'000)), 80);
+  EXPECT_EQ(ieee_pause_quanta(sim::BitsPerSecond(400'000'000'000)), 905);
+  EXPECT_EQ(ieee_pause_quanta(sim::BitsPerSecond(123'000'000'000)), -1);
+  SonicHeadroomInput in;
+  in.rate = sim::BitsPerSecond(400'000'000'000);
+  in.frame = sim::Bytes(9100);
+  EXPECT_EQ(sonic_headroom(in).peer_response.count(), 905 * 64 * 2);  // 115,840 B
+  in.rate = sim::BitsPerSecond(123'000'000'000);
+  EXPECT_THROW(sonic_headroom(in), std::invalid_argument);  // no table entry: say the quanta
+  in.peer_response_quanta = 100;
+  EXPECT_EQ(sonic_headroom(in).peer_response.count(), 6'400);
+}
+
+}  // namespace
+}  // namespace xoff::models
