@@ -1,6 +1,7 @@
 #include "models/switch/mmu.h"
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 
 #include "sim/check.h"
@@ -12,6 +13,11 @@ void Mmu::add_port() {
   pgs_.resize(pgs_.size() + kNumClasses);
   egress_.resize(egress_.size() + kNumClasses);
   port_lossless_.push_back(0xff);
+  for (int pg = 0; pg < kNumClasses; ++pg) {
+    PgState& s = pgs_[pgs_.size() - kNumClasses + static_cast<size_t>(pg)];
+    s.headroom_cap = cfg_.pg[pg].headroom.count();
+    s.xon_offset = cfg_.pg[pg].xon_offset.count();
+  }
   shared_pool_ = shared_pool_bytes(cfg_, num_ports());
   headroom_pool_ = headroom_partition_bytes(cfg_, num_ports());
   pooled_headroom_ = cfg_.headroom_oversubscription >= 1;
@@ -24,6 +30,34 @@ void Mmu::set_port_lossless(size_t port, uint8_t pg_mask) {
   XOFF_CHECK(empty(), "MMU: per-port PFC must be set before traffic");
   XOFF_CHECK(port < port_lossless_.size(), "MMU: no port " + std::to_string(port));
   port_lossless_[port] = pg_mask;
+}
+
+void Mmu::set_port_headroom(size_t port, sim::Bytes headroom, sim::Bytes xon_offset) {
+  XOFF_CHECK(empty(), "MMU: buffer profiles must be set before traffic");
+  XOFF_CHECK(port < num_ports(), "MMU: no port " + std::to_string(port));
+  XOFF_CHECK(headroom.count() >= 0 && xon_offset.count() >= 0, "MMU: negative buffer profile");
+  for (int pg = 0; pg < kNumClasses; ++pg) {
+    if (!cfg_.pg[pg].lossless) continue;
+    PgState& s = pgs_[port * kNumClasses + static_cast<size_t>(pg)];
+    s.headroom_cap = headroom.count();
+    s.xon_offset = xon_offset.count();
+  }
+  // The partition from the per-port figures, pooled as configured.
+  int64_t sum = 0;
+  for (size_t p = 0; p < num_ports(); ++p) {
+    for (int pg = 0; pg < kNumClasses; ++pg) {
+      if (cfg_.pg[pg].lossless) sum += pgs_[p * kNumClasses + static_cast<size_t>(pg)].headroom_cap;
+    }
+  }
+  headroom_pool_ = cfg_.headroom_oversubscription <= 0
+                       ? sum
+                       : static_cast<int64_t>(
+                             std::ceil(static_cast<double>(sum) / cfg_.headroom_oversubscription));
+  int64_t reserved = 0;
+  for (const PgConfig& c : cfg_.pg) reserved += c.reserved.count();
+  shared_pool_ = cfg_.total.count() - reserved * static_cast<int64_t>(num_ports()) - headroom_pool_;
+  XOFF_CHECK(shared_pool_ > 0, "MMU: buffer profiles leave no shared pool in " +
+                                   std::to_string(cfg_.total.count()) + " B");
 }
 
 int64_t Mmu::ingress_threshold(int pg) const {
@@ -45,7 +79,8 @@ bool Mmu::shared_fits(const PgState& s, int pg, int64_t bytes) const {
 }
 
 bool Mmu::headroom_fits(const PgState& s, int pg, int64_t bytes) const {
-  if (s.headroom + bytes > cfg_.pg[pg].headroom.count()) return false;
+  (void)pg;
+  if (s.headroom + bytes > s.headroom_cap) return false;
   return !pooled_headroom_ || totals_.headroom + bytes <= headroom_pool_;
 }
 
@@ -144,7 +179,7 @@ bool Mmu::release(size_t in, int pg, size_t out, int tc, int64_t bytes) {
 // while headroom still holds the last episode's in-flight bytes.)
 bool Mmu::xon_condition(const PgState& s, int pg) const {
   if (s.headroom > 0) return false;
-  return s.shared == 0 || s.shared <= ingress_threshold(pg) - cfg_.pg[pg].xon_offset.count();
+  return s.shared == 0 || s.shared <= ingress_threshold(pg) - s.xon_offset;
 }
 
 bool Mmu::try_xon(size_t in, int pg) {

@@ -50,6 +50,10 @@ struct PgState {
   int64_t peak_headroom = 0;
   int64_t drops = 0;  // packets dropped at this PG (ingress reasons)
   bool xoff = false;  // lossless: PAUSE in force towards the upstream
+  // This (port, PG)'s own headroom and XON offset: the PgConfig's, or its
+  // port's buffer profile (Mmu::set_port_headroom).
+  int64_t headroom_cap = 0;
+  int64_t xon_offset = 0;
 };
 
 struct MmuTotals {
@@ -81,6 +85,10 @@ class Mmu {
   // class lossy: ingress-limit drops and no XOFF. The headroom partition is
   // carved out as configured either way. Before traffic only.
   void set_port_lossless(size_t port, uint8_t pg_mask);
+  // A buffer profile for one port (SONiC's per speed and cable length): its
+  // lossless PGs get this headroom and XON offset instead of the PgConfig's;
+  // the headroom partition and the shared pool follow. Before traffic only.
+  void set_port_headroom(size_t port, sim::Bytes headroom, sim::Bytes xon_offset);
   bool lossless(size_t port, int pg) const {
     return cfg_.pg[pg].lossless && ((port_lossless_[port] >> pg) & 1);
   }

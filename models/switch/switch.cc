@@ -214,8 +214,7 @@ void Switch::log_violation_once(PortIndex ingress, int pg) {
   violation_logged_ = true;
   const PgState& s = mmu_.pg(ingress.value(), pg);
   sim::logger("mmu")->warn("{}/p{} pg{} lossless violation: headroom {} B full (configured {} B)",
-                           name(), ingress.value(), pg, s.headroom,
-                           cfg_.mmu.pg[pg].headroom.count());
+                           name(), ingress.value(), pg, s.headroom, s.headroom_cap);
 }
 
 void Switch::report_counters(Recorder& r) const {

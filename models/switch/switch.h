@@ -69,6 +69,10 @@ class Switch final : public Node, private sim::EventHandler {
   // for other classes are ignored on it, and its ingress PGs of other classes
   // are lossy. Default: every lossless class. Before traffic only.
   void set_port_pfc(PortIndex port, uint8_t classes);
+  // The port's buffer profile: headroom and XON offset of its lossless PGs.
+  void set_port_headroom(PortIndex port, sim::Bytes headroom, sim::Bytes xon_offset) {
+    mmu_.set_port_headroom(port.value(), headroom, xon_offset);
+  }
 
   void receive(Packet& p, PortIndex ingress) override;
   void on_dequeue(PortIndex port, Packet& p) override;
