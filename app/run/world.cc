@@ -137,6 +137,14 @@ void World::build_nodes() {
           net_.node(models::NodeId(i)).port(models::PortIndex(p)).set_pfc_enabled(pfc);
         }
       }
+      if (!cfg_.port_headroom.empty() && switches_[i] != nullptr) {
+        for (uint16_t p = 0; p < t.num_ports(i); ++p) {
+          if (cfg_.port_headroom[i][p] < 0) continue;
+          switches_[i]->set_port_headroom(models::PortIndex(p),
+                                          sim::Bytes(cfg_.port_headroom[i][p]),
+                                          sim::Bytes(cfg_.port_xon_offset[i][p]));
+        }
+      }
       const int dscp = cfg_.devices[i].roce_dscp;
       if (dscp >= 0 && switches_[i] == nullptr) {
         auto& h = static_cast<models::Host&>(net_.node(models::NodeId(i)));

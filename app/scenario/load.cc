@@ -265,6 +265,7 @@ ScenarioConfig load_scenario(const std::string& path, const std::vector<std::str
   read_switch(root, s);
   read_devices(root, names, s);
   read_endpoints(root, s);
+  read_buffer_profiles(root, s);
   read_traffic(root.optional_table("traffic"), names, s);
   read_collectives(root, names, s);
   read_faults(root, names, s);

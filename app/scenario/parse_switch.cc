@@ -1,6 +1,7 @@
 // [buffer], [pfc], [ecn], [classification], [scheduler] and [watchdog]: one
 // SwitchConfig applied to every switch of the scenario.
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <utility>
 
@@ -171,7 +172,41 @@ void check_switch_config(TableReader& root, const ScenarioConfig& s) {
       {"mmu.pg", "buffer (priority group)"},
       {"mmu.egress", "buffer (egress queue)"},
       {"ecn.tc", "ecn (class)"}};
-  for (std::string problem : models::validate(s.switch_config, ports)) {
+  models::SwitchConfig cfg = s.switch_config;
+  if (!s.port_headroom.empty()) {
+    // Per-port headroom: the pool is checked per switch below; validate the rest.
+    for (auto& pg : cfg.mmu.pg) pg.headroom = sim::Bytes(0);
+    int64_t reserved = 0;
+    int lossless = 0;
+    for (const auto& pg : s.switch_config.mmu.pg) {
+      reserved += pg.reserved.count();
+      lossless += pg.lossless ? 1 : 0;
+    }
+    for (uint32_t n = 0; n < s.topology.nodes.size(); ++n) {
+      if (s.port_headroom[n].empty()) continue;
+      int64_t partition = 0;
+      for (int64_t h : s.port_headroom[n]) {
+        partition += lossless * (h >= 0 ? h : s.switch_config.mmu.pg[3].headroom.count());
+      }
+      const double r = s.switch_config.mmu.headroom_oversubscription;
+      if (r > 0) partition = static_cast<int64_t>(std::ceil(static_cast<double>(partition) / r));
+      const int64_t pool = s.switch_config.mmu.total.count() -
+                           reserved * static_cast<int64_t>(s.port_headroom[n].size()) - partition;
+      if (pool <= 0) {
+        const std::string msg = "buffer.size (" + config::show(s.switch_config.mmu.total) +
+                                ") leaves no shared pool on " + s.topology.nodes[n].name +
+                                " after its buffer profiles' headroom (" +
+                                config::show(sim::Bytes(partition)) + ") and reserves";
+        if (buffer) {
+          buffer->error_at("size", msg);
+        } else {
+          root.error_here(msg);
+        }
+        return;
+      }
+    }
+  }
+  for (std::string problem : models::validate(cfg, ports)) {
     for (const auto& [model, user] : names) {
       for (size_t at = problem.find(model); at != std::string::npos;
            at = problem.find(model, at + std::strlen(user))) {
@@ -189,6 +224,63 @@ void check_switch_config(TableReader& root, const ScenarioConfig& s) {
 
 // Refuses headroom below what a lossless PG needs on the most demanding switch
 // link (models/topology/headroom.h), unless the scenario says it studies that.
+void read_buffer_profiles(TableReader& root, ScenarioConfig& s) {
+  auto buffer = root.optional_table("buffer");
+  if (!buffer) return;
+  struct Profile {
+    sim::BitsPerSecond rate;
+    int64_t cable_mm = 0;
+    sim::Bytes headroom;
+    sim::Bytes xon_offset;
+  };
+  const models::PgConfig& base = s.switch_config.mmu.pg[3];
+  std::vector<Profile> profiles;
+  for (TableReader p : buffer->array_of_tables("profile")) {
+    Profile pr;
+    pr.rate = p.required<sim::BitsPerSecond>("rate");
+    pr.cable_mm = p.required<config::LengthMm>("cable", {.min = config::LengthMm{0}}).mm;
+    pr.headroom = p.required<sim::Bytes>(
+        "headroom", {.min = sim::Bytes(0), .max = sim::Bytes(int64_t{1} << 40)});
+    pr.xon_offset = p.optional<sim::Bytes>("xon_offset", base.xon_offset,
+                                           {.min = sim::Bytes(0), .max = sim::Bytes(1 << 30)});
+    profiles.push_back(pr);
+  }
+  const bool automatic = buffer->choice("headroom_profile", {"fixed", "auto"}, "fixed") == "auto";
+  if (profiles.empty() && !automatic) return;
+  // A link's cable length from its delay at 5 ns/m (as `xoff headroom`).
+  const models::Topology& t = s.topology;
+  const sim::Bytes frame =
+      std::max(s.roce.mtu + models::kRoceDataHeaderBytes, s.tcp.mss + s.tcp.header_bytes);
+  s.port_headroom.assign(t.nodes.size(), {});
+  s.port_xon_offset.assign(t.nodes.size(), {});
+  for (uint32_t n = 0; n < t.nodes.size(); ++n) {
+    if (t.nodes[n].kind != models::NodeKind::kSwitch) continue;
+    s.port_headroom[n].assign(t.num_ports(n), -1);
+    s.port_xon_offset[n].assign(t.num_ports(n), -1);
+    for (uint16_t p = 0; p < t.num_ports(n); ++p) {
+      const models::LinkSpec& l = t.links[t.peer(n, p).link];
+      const int64_t length_mm = l.delay.count_ps() / 5;  // 5000 ps per m = 5 ps per mm
+      // SONiC's lookup: the profile for this speed with the shortest cable
+      // that is at least as long as this link.
+      const Profile* best = nullptr;
+      for (const Profile& pr : profiles) {
+        if (pr.rate != l.rate || pr.cable_mm < length_mm) continue;
+        if (best == nullptr || pr.cable_mm < best->cable_mm) best = &pr;
+      }
+      if (best != nullptr) {
+        s.port_headroom[n][p] = best->headroom.count();
+        s.port_xon_offset[n][p] = best->xon_offset.count();
+      } else if (automatic) {
+        // The bound of this port's own link, rounded up to a KiB.
+        const auto need = models::pfc_headroom_for_delay(l.rate, l.delay, frame,
+                                                         s.switch_config.pfc.response_delay);
+        s.port_headroom[n][p] = (need.total.count() + 1023) / 1024 * 1024;
+        s.port_xon_offset[n][p] = base.xon_offset.count();
+      }
+    }
+  }
+}
+
 void check_headroom(TableReader& root, const ScenarioConfig& s) {
   if (!s.pfc_enabled || s.allow_small_headroom) return;
   const sim::Bytes frame =
@@ -197,9 +289,36 @@ void check_headroom(TableReader& root, const ScenarioConfig& s) {
   for (const models::LinkSpec& l : t.links) {
     const auto need =
         models::pfc_headroom_for_delay(l.rate, l.delay, frame, s.switch_config.pfc.response_delay);
+    // A switch end with a buffer profile is checked against its own headroom.
+    for (const auto& [node, port] : {std::pair{l.a, l.a_port}, std::pair{l.b, l.b_port}}) {
+      if (s.port_headroom.empty() || s.port_headroom[node].empty()) continue;
+      const int64_t h = s.port_headroom[node][port];
+      if (h < 0 || h >= need.total.count()) continue;
+      auto buffer = root.optional_table("buffer");
+      const std::string msg = "the buffer profile of " + t.nodes[node].name + ":p" +
+                              std::to_string(port) + " gives " + config::show(sim::Bytes(h)) +
+                              " of headroom, below the " + config::show(need.total) +
+                              " that link " + t.nodes[l.a].name + "-" + t.nodes[l.b].name +
+                              " needs (" + config::show(l.rate) + ", " + config::show(l.delay) +
+                              " cable; see `xoff headroom`); set buffer.allow_small_headroom = "
+                              "true to study it anyway";
+      if (buffer) {
+        buffer->error_at("profile", msg);
+      } else {
+        root.error_here(msg);
+      }
+      return;
+    }
     for (int tc = 0; tc < models::kNumClasses; ++tc) {
       const models::PgConfig& pg = s.switch_config.mmu.pg[tc];
       if (!pg.lossless || pg.headroom >= need.total) continue;
+      // Both ends with their own profile: buffer.headroom does not apply here.
+      auto own = [&](uint32_t node, uint16_t port) {
+        return t.nodes[node].kind != models::NodeKind::kSwitch ||
+               (!s.port_headroom.empty() && !s.port_headroom[node].empty() &&
+                s.port_headroom[node][port] >= 0);
+      };
+      if (own(l.a, l.a_port) && own(l.b, l.b_port)) continue;
       auto buffer = root.optional_table("buffer");
       const std::string msg = "buffer.headroom (" + config::show(pg.headroom) + ") is below the " +
                               config::show(need.total) + " that link " + t.nodes[l.a].name + "-" +

@@ -184,6 +184,11 @@ struct ScenarioConfig {
   // DSCP maps, trust, RoCE marking): legal, reported by `xoff check` and at
   // the start of `xoff run`, one sentence each naming both ends.
   std::vector<std::string> qos_warnings;
+  // Per switch port (topology index, port): the headroom and XON offset of its
+  // lossless PGs from [[buffer.profile]] or buffer.headroom_profile = "auto";
+  // -1 = buffer.headroom / buffer.xon_offset. Empty when neither is used.
+  std::vector<std::vector<int64_t>> port_headroom;
+  std::vector<std::vector<int64_t>> port_xon_offset;
   MonitorConfig monitor;
   TrafficConfig traffic;
 };
