@@ -82,6 +82,7 @@ void read_routing(std::optional<TableReader> r, Names& names, RoutingConfig& out
   out.convergence_delay = r->optional<sim::Duration>("convergence_delay", out.convergence_delay,
                                                      {.min = sim::Duration::zero()});
   out.ttl = static_cast<uint8_t>(r->optional<int64_t>("ttl", out.ttl, {.min = 2, .max = 255}));
+  out.spray = r->choice("load_balance", {"flow", "packet"}, "flow") == "packet";
   const models::Topology& t = names.topology();
   for (TableReader s : r->array_of_tables("static")) {
     const auto sw = read_switch(s, "switch", names);

@@ -117,7 +117,8 @@ void Switch::receive(Packet& p, PortIndex ingress) {
     drop(p, DropReason::kNoRoute, nullptr);
     return;
   }
-  const PortIndex out = ecmp_pick(group, p.hash, salt_);
+  const PortIndex out = ecmp_pick(
+      group, spray_ ? static_cast<uint32_t>(p.id * 0x9e3779b97f4a7c15ULL >> 32) : p.hash, salt_);
   if (p.kind == PacketKind::kCnp) {  // control queue at every hop, as at the NIC
     classify(p, ingress);
     p.in_port = ingress.value();

@@ -56,6 +56,10 @@ class Switch final : public Node, private sim::EventHandler {
   void install_routes_at(sim::Time at, RouteTable table);
   const RouteTable& routes() const { return routes_; }
   void set_ecmp_salt(uint64_t salt) { salt_ = salt; }
+  // Per-packet spraying: each packet picks among the equal-cost next hops by
+  // its own id (deterministic), not by its flow's hash; a flow's packets take
+  // every path (and may arrive out of order).
+  void set_spray(bool on) { spray_ = on; }
   uint64_t ecmp_salt() const { return salt_; }
 
   // Sets p.tc and p.pg from the trusted field and the maps.
@@ -104,6 +108,7 @@ class Switch final : public Node, private sim::EventHandler {
   uint8_t lossless_mask_;
   RouteTable routes_;
   uint64_t salt_ = 0;
+  bool spray_ = false;
   Mmu mmu_;
   PfcGenerator pfc_;
   PfcWatchdog watchdog_;
