@@ -29,7 +29,7 @@ struct RoutingConfig {
   RoutingMode mode = RoutingMode::kEcmp;
   uint32_t root = models::kNoNode;  // up_down root switch; kNoNode: by tiers
   sim::Duration convergence_delay = sim::Duration::us(50);
-  uint8_t ttl = 64;  // IP TTL of every packet sent; each switch hop takes one
+  uint8_t ttl = 64;    // IP TTL of every packet sent; each switch hop takes one
   bool spray = false;  // per-packet ECMP (packet spraying) instead of per flow
   std::vector<models::StaticRoute> static_routes;
 };
