@@ -98,6 +98,12 @@ std::string default_output(const std::string& scenario_path) {
 }
 
 RunOutcome run_scenario(const RunArgs& a) {
+  // From here SIGINT/SIGTERM stop the run (at once if it has not started:
+  // a signal while the scenario loads or the fabric is built ends the run
+  // before its first event) and the results so far are written, marked
+  // interrupted. Installed first, so a signal during a long load is never
+  // the default one that kills the process and leaves nothing.
+  const InterruptGuard signals;
   RunOutcome out;
   ScenarioConfig cfg;
   try {
@@ -154,9 +160,6 @@ RunOutcome run_scenario(const RunArgs& a) {
     for (const std::string& w : cfg.qos_warnings)
       std::fprintf(stderr, "xoff: warning: %s\n", w.c_str());
   }
-  // From here SIGINT/SIGTERM stop the run (at once if it has not started) and
-  // the results so far are written, marked interrupted.
-  const InterruptGuard signals;
   analysis::H5Recorder rec;
   set_topology(rec, cfg.topology);
   std::unique_ptr<World> world;
