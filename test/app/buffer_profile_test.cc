@@ -9,6 +9,7 @@
 #include "app/config/error.h"
 #include "app/run/runner.h"
 #include "app/scenario/scenario.h"
+#include "scenario_util.h"
 
 namespace xoff::app {
 namespace {
@@ -48,14 +49,7 @@ fs::path write(const std::string& tail) {
   return p;
 }
 
-RunOutcome run_file(const fs::path& p) {
-  RunArgs a;
-  a.scenario = p.string();
-  a.quiet = true;
-  a.no_output = true;
-  a.print_summary = false;
-  return run_scenario(a);
-}
+using testing::run_file;
 
 const models::BufferCounters& leaf0(const RunOutcome& o) {
   for (const auto& b : o.data.buffers) {
@@ -74,7 +68,7 @@ TEST(BufferProfiles, AutoGivesEachPortItsOwnLinksBoundAndTheRestToTheSharedPool)
   const uint32_t leaf = *s.topology.find("leaf0");
   EXPECT_EQ(s.port_headroom[leaf][0], 16'384);   // h0, 3 m at 100G
   EXPECT_EQ(s.port_headroom[leaf][4], 103'424);  // spine0, 100 m at 400G
-  const RunOutcome o = run_file(p);
+  const RunOutcome o = run_file(p.string());
   ASSERT_EQ(o.exit_code, 0);
   EXPECT_EQ(o.lossless_violations, 0);
   EXPECT_GT(o.pause_frames, 0);
@@ -84,7 +78,7 @@ TEST(BufferProfiles, AutoGivesEachPortItsOwnLinksBoundAndTheRestToTheSharedPool)
   EXPECT_EQ(leaf0(o).shared_pool_bytes, 2'000'000 - 272'384);
   EXPECT_LE(leaf0(o).peak_pg_headroom_bytes, 103'424);
   const fs::path fixed = write("[buffer]\nsize = \"2MB\"\nheadroom = \"110KB\"\n");
-  const RunOutcome f = run_file(fixed);
+  const RunOutcome f = run_file(fixed.string());
   EXPECT_EQ(leaf0(f).shared_pool_bytes, 2'000'000 - 6 * 110'000);
 }
 
@@ -111,7 +105,7 @@ headroom = "105KB"
   EXPECT_EQ(s.port_headroom[leaf][1], 20'000);  // 3 m: the 5 m profile, not the 300 m one
   EXPECT_EQ(s.port_xon_offset[leaf][1], 4'000);
   EXPECT_EQ(s.port_headroom[leaf][5], 105'000);
-  const RunOutcome o = run_file(p);
+  const RunOutcome o = run_file(p.string());
   EXPECT_EQ(o.lossless_violations, 0);
   EXPECT_EQ(leaf0(o).headroom_pool_bytes, 4 * 20'000 + 2 * 105'000);
 }

@@ -8,17 +8,23 @@
 
 namespace xoff::app::testing {
 
-// `scenario` is a bundled scenario name, or a path under the source tree
-// (e.g. "test/app/data/x.toml").
-inline RunOutcome run(const std::string& scenario, std::vector<std::string> overrides = {}) {
+// Runs the scenario file at `path` (any path) with no output.
+inline RunOutcome run_file(const std::string& path, std::vector<std::string> overrides = {}) {
   RunArgs a;
-  a.scenario = std::string(XOFF_SOURCE_DIR) +
-               (scenario.find('/') == std::string::npos ? "/scenarios/" : "/") + scenario;
+  a.scenario = path;
   a.overrides = std::move(overrides);
   a.quiet = true;
   a.no_output = true;
   a.print_summary = false;
   return run_scenario(a);
+}
+
+// `scenario` is a bundled scenario name, or a path under the source tree
+// (e.g. "test/app/data/x.toml").
+inline RunOutcome run(const std::string& scenario, std::vector<std::string> overrides = {}) {
+  return run_file(std::string(XOFF_SOURCE_DIR) +
+                      (scenario.find('/') == std::string::npos ? "/scenarios/" : "/") + scenario,
+                  std::move(overrides));
 }
 
 // Mean of a sampled series over [from_us, to_us).

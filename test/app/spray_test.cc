@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include "app/run/runner.h"
+#include "scenario_util.h"
 
 namespace xoff::app {
 namespace {
@@ -32,12 +33,7 @@ src = "h0"
 dst = "h1"
 size = "4MB"
 )";
-  RunArgs a;
-  a.scenario = p.string();
-  a.quiet = true;
-  a.no_output = true;
-  a.print_summary = false;
-  return run_scenario(a);
+  return testing::run_file(p.string());
 }
 
 std::vector<int64_t> uplink_packets(const RunOutcome& o) {
