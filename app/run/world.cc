@@ -101,7 +101,10 @@ void World::build_nodes() {
       hosts_.push_back(&h);
     } else {
       models::SwitchConfig sc = cfg_.switch_config;  // with its own [[device]] settings
-      if (!cfg_.devices.empty()) sc.classification = cfg_.devices[i].classification;
+      if (!cfg_.devices.empty()) {
+        sc.classification = cfg_.devices[i].classification;
+        if (cfg_.devices[i].watchdog) sc.watchdog = *cfg_.devices[i].watchdog;
+      }
       models::Switch& s = net_.add_node<models::Switch>(n.name, sc);
       s.set_ecmp_salt(models::ecmp_salt(cfg_.seed, n.name));
       s.set_spray(cfg_.routing.spray);

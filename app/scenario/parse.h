@@ -21,6 +21,8 @@ void read_faults(config::TableReader& root, Names& names, ScenarioConfig& s);
 // [[device]] overrides, DCBX per link, and the cross-link inconsistencies
 // (after read_switch: the fabric-wide settings are the defaults).
 void read_devices(config::TableReader& root, Names& names, ScenarioConfig& s);
+// A [watchdog] table (or a [device.watchdog]) onto `w`; present = enabled.
+void read_watchdog(std::optional<config::TableReader> r, models::WatchdogConfig& w);
 // [[buffer.profile]] and buffer.headroom_profile: per-port headroom by link
 // rate and cable length (after read_endpoints: "auto" needs the frame size).
 void read_buffer_profiles(config::TableReader& root, ScenarioConfig& s);

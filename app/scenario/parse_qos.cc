@@ -192,8 +192,17 @@ void read_devices(TableReader& root, Names& names, ScenarioConfig& s) {
                    r.path_of("roce_dscp") + " applies to host NICs; nodes lists switches");
       }
     }
+    std::optional<models::WatchdogConfig> watchdog;
+    if (auto w = r.optional_table("watchdog")) {
+      if (hosts)
+        r.error_at("watchdog", r.path_of("watchdog") + " applies to switches; nodes lists hosts");
+      models::WatchdogConfig wc = s.switch_config.watchdog;
+      read_watchdog(w, wc);
+      watchdog = wc;
+    }
     for (uint32_t n : nodes) {
       DeviceQos& d = s.devices[n];
+      if (watchdog) d.watchdog = watchdog;
       if (pfc) d.pfc = *pfc;
       if (mode) d.dcbx = *mode;
       if (trust) d.classification.trust = *trust;

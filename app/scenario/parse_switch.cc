@@ -117,6 +117,8 @@ void read_scheduler(std::optional<TableReader> r, models::SchedulerConfig& sc) {
                                             {.min = sim::Bytes(64), .max = sim::Bytes(1 << 20)});
 }
 
+}  // namespace
+
 void read_watchdog(std::optional<TableReader> r, models::WatchdogConfig& w) {
   if (!r) return;
   w.enabled = r->optional<bool>("enabled", true);
@@ -132,8 +134,6 @@ void read_watchdog(std::optional<TableReader> r, models::WatchdogConfig& w) {
   // phase unless "aligned" is asked for.
   w.random_phase = r->choice("phase", {"random", "aligned"}, "random") == "random";
 }
-
-}  // namespace
 
 void read_switch(TableReader& root, ScenarioConfig& s) {
   models::SwitchConfig& c = s.switch_config;

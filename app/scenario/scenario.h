@@ -5,6 +5,7 @@
 // already resolved to indices, so building the network cannot fail on input.
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -81,6 +82,8 @@ struct DeviceQos {
   // Hosts: the DSCP (and PCP = its class selector) the NIC puts on RoCE
   // packets instead of their flow's; -1 = the flow's.
   int roce_dscp = -1;
+  // Switches: their own PFC watchdog ([device.watchdog], per role).
+  std::optional<models::WatchdogConfig> watchdog;
 };
 
 // A host that drains its receive buffer below line rate and protects it with

@@ -4,6 +4,8 @@
 // a run shows.
 #include <gtest/gtest.h>
 
+#include <cstring>
+#include <fstream>
 #include <string>
 
 #include "app/scenario/scenario.h"
@@ -190,6 +192,34 @@ TEST(HostTrust, HostPortsTrustingPcpKeepMismarkedDscpLossless) {
     EXPECT_GT(us, 130.5);
     EXPECT_LT(us, 140.0);
   }
+}
+
+// A per-role watchdog ([device.watchdog]): the fabric-wide one off, leaf0's
+// on with a 50 us detection time. Only leaf0 meets the storm, so it is
+// contained exactly as with the 50 us detection everywhere (pfc_storm with
+// --set watchdog.detection_time=50us: stormed at 179.04 us, 13,604 drops),
+// and no other switch runs a watchdog.
+TEST(DeviceWatchdog, OnlyTheConfiguredSwitchWatchesAndContainsTheStorm) {
+  std::ifstream in(path("pfc_storm.toml"));
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const size_t at = text.find("enabled = true\naction = \"drop\"");
+  ASSERT_NE(at, std::string::npos);
+  text.replace(at, std::strlen("enabled = true"), "enabled = false");
+  text +=
+      "[[device]]\nnodes = [\"leaf0\"]\n[device.watchdog]\npoll_interval = \"20us\"\n"
+      "detection_time = \"50us\"\n";
+  const std::string file = ::testing::TempDir() + "xoff_device_watchdog.toml";
+  std::ofstream(file) << text;
+  const RunOutcome per_role = testing::run_file(file);
+  const RunOutcome global = run("pfc_storm.toml", {"watchdog.detection_time=50us"});
+  ASSERT_FALSE(per_role.data.watchdog_events.empty());
+  for (const auto& e : per_role.data.watchdog_events) EXPECT_EQ(e.node, "leaf0");
+  EXPECT_EQ(per_role.data.watchdog_events[0].time, global.data.watchdog_events[0].time);
+  EXPECT_GE(per_role.data.watchdog_events[0].time.count_ps(), 179'040'000);  // "179.04 us"
+  EXPECT_LT(per_role.data.watchdog_events[0].time.count_ps(), 179'050'000);
+  EXPECT_EQ(drops(per_role, "watchdog"), drops(global, "watchdog"));
+  EXPECT_EQ(drops(per_role, "watchdog"), 13'604);
+  EXPECT_TRUE(per_role.traffic_finished);
 }
 
 }  // namespace
