@@ -104,6 +104,7 @@ void World::build_nodes() {
       if (!cfg_.devices.empty()) {
         sc.classification = cfg_.devices[i].classification;
         if (cfg_.devices[i].watchdog) sc.watchdog = *cfg_.devices[i].watchdog;
+        if (cfg_.devices[i].ecn) sc.ecn = *cfg_.devices[i].ecn;
       }
       models::Switch& s = net_.add_node<models::Switch>(n.name, sc);
       s.set_ecmp_salt(models::ecmp_salt(cfg_.seed, n.name));

@@ -23,6 +23,8 @@ void read_faults(config::TableReader& root, Names& names, ScenarioConfig& s);
 void read_devices(config::TableReader& root, Names& names, ScenarioConfig& s);
 // A [watchdog] table (or a [device.watchdog]) onto `w`; present = enabled.
 void read_watchdog(std::optional<config::TableReader> r, models::WatchdogConfig& w);
+// An [ecn] table (or a [device.ecn]) onto `e`, from the model defaults.
+void read_ecn(std::optional<config::TableReader> r, models::EcnConfig& e);
 // [[buffer.profile]] and buffer.headroom_profile: per-port headroom by link
 // rate and cable length (after read_endpoints: "auto" needs the frame size).
 void read_buffer_profiles(config::TableReader& root, ScenarioConfig& s);

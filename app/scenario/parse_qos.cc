@@ -200,9 +200,17 @@ void read_devices(TableReader& root, Names& names, ScenarioConfig& s) {
       read_watchdog(w, wc);
       watchdog = wc;
     }
+    std::optional<models::EcnConfig> ecn;
+    if (auto e = r.optional_table("ecn")) {
+      if (hosts) r.error_at("ecn", r.path_of("ecn") + " applies to switches; nodes lists hosts");
+      models::EcnConfig ec;
+      read_ecn(e, ec);
+      ecn = ec;
+    }
     for (uint32_t n : nodes) {
       DeviceQos& d = s.devices[n];
       if (watchdog) d.watchdog = watchdog;
+      if (ecn) d.ecn = ecn;
       if (pfc) d.pfc = *pfc;
       if (mode) d.dcbx = *mode;
       if (trust) d.classification.trust = *trust;

@@ -61,28 +61,6 @@ void read_buffer(std::optional<TableReader> r, models::MmuConfig& m, bool pfc_en
   }
 }
 
-void read_ecn(std::optional<TableReader> r, models::EcnConfig& e) {
-  models::EcnClassConfig c;
-  uint8_t classes = 0xFF;
-  bool enabled = true;
-  if (r) {
-    enabled = r->optional<bool>("enabled", true);
-    classes = class_mask(*r, "classes", classes);
-    c.kmin = r->optional<sim::Bytes>("kmin", c.kmin, {.min = sim::Bytes(0)});
-    c.kmax = r->optional<sim::Bytes>("kmax", c.kmax, {.min = sim::Bytes(0)});
-    c.pmax = r->optional<double>("pmax", c.pmax, {.min = 0.0, .max = 1.0});
-    e.mark_at_dequeue = r->choice("at", {"enqueue", "dequeue"}, "enqueue") == "dequeue";
-    if (c.kmin > c.kmax) {
-      r->error_at("kmin", r->path_of("kmin") + " (" + config::show(c.kmin) + ") must not exceed " +
-                              r->path_of("kmax") + " (" + config::show(c.kmax) + ")");
-    }
-  }
-  for (int tc = 0; tc < models::kNumClasses; ++tc) {
-    e.tc[tc] = c;
-    e.tc[tc].enabled = enabled && ((classes >> tc) & 1);
-  }
-}
-
 void read_classification(std::optional<TableReader> r, models::ClassificationConfig& c) {
   if (!r) return;
   c.trust = r->choice("trust", {"dscp", "pcp"}, "dscp") == "pcp"
@@ -133,6 +111,28 @@ void read_watchdog(std::optional<TableReader> r, models::WatchdogConfig& w) {
   // Real pfcwd timers run per switch, unaligned: each switch its own seeded
   // phase unless "aligned" is asked for.
   w.random_phase = r->choice("phase", {"random", "aligned"}, "random") == "random";
+}
+
+void read_ecn(std::optional<TableReader> r, models::EcnConfig& e) {
+  models::EcnClassConfig c;
+  uint8_t classes = 0xFF;
+  bool enabled = true;
+  if (r) {
+    enabled = r->optional<bool>("enabled", true);
+    classes = class_mask(*r, "classes", classes);
+    c.kmin = r->optional<sim::Bytes>("kmin", c.kmin, {.min = sim::Bytes(0)});
+    c.kmax = r->optional<sim::Bytes>("kmax", c.kmax, {.min = sim::Bytes(0)});
+    c.pmax = r->optional<double>("pmax", c.pmax, {.min = 0.0, .max = 1.0});
+    e.mark_at_dequeue = r->choice("at", {"enqueue", "dequeue"}, "enqueue") == "dequeue";
+    if (c.kmin > c.kmax) {
+      r->error_at("kmin", r->path_of("kmin") + " (" + config::show(c.kmin) + ") must not exceed " +
+                              r->path_of("kmax") + " (" + config::show(c.kmax) + ")");
+    }
+  }
+  for (int tc = 0; tc < models::kNumClasses; ++tc) {
+    e.tc[tc] = c;
+    e.tc[tc].enabled = enabled && ((classes >> tc) & 1);
+  }
 }
 
 void read_switch(TableReader& root, ScenarioConfig& s) {

@@ -84,6 +84,8 @@ struct DeviceQos {
   int roce_dscp = -1;
   // Switches: their own PFC watchdog ([device.watchdog], per role).
   std::optional<models::WatchdogConfig> watchdog;
+  // Switches: their own ECN marking ([device.ecn]: a whole [ecn] table).
+  std::optional<models::EcnConfig> ecn;
 };
 
 // A host that drains its receive buffer below line rate and protects it with

@@ -222,5 +222,28 @@ TEST(DeviceWatchdog, OnlyTheConfiguredSwitchWatchesAndContainsTheStorm) {
   EXPECT_TRUE(per_role.traffic_finished);
 }
 
+// Per-switch ECN ([device.ecn], a whole [ecn] table for those switches):
+// the demo's incast into h0 is marked at leaf0; with leaf0's ECN off it is
+// marked nowhere on leaf0, while the other switches keep the fabric's.
+TEST(DeviceEcn, ASwitchWithItsOwnEcnTableMarksByItAlone) {
+  auto marks_at = [](const RunOutcome& o, const std::string& node) {
+    int64_t n = 0;
+    for (const auto& q : o.data.queues) n += q.node == node ? q.ecn_marked : 0;
+    return n;
+  };
+  std::ifstream in(path("demo.toml"));
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  text += "[[device]]\nnodes = [\"leaf0\"]\n[device.ecn]\nenabled = false\n";
+  const std::string file = ::testing::TempDir() + "xoff_device_ecn.toml";
+  std::ofstream(file) << text;
+  const RunOutcome base = run("demo.toml");
+  const RunOutcome off = testing::run_file(file);
+  EXPECT_GT(marks_at(base, "leaf0"), 0);
+  EXPECT_EQ(marks_at(off, "leaf0"), 0);
+  const ScenarioConfig s = load_scenario(file, {});
+  EXPECT_TRUE(s.devices[*s.topology.find("leaf1")].ecn == std::nullopt);
+  EXPECT_FALSE(s.devices[*s.topology.find("leaf0")].ecn->tc[3].enabled);
+}
+
 }  // namespace
 }  // namespace xoff::app
