@@ -1,7 +1,6 @@
 #include "models/switch/mmu.h"
 
 #include <algorithm>
-#include <cmath>
 #include <string>
 
 #include "sim/check.h"
@@ -18,12 +17,17 @@ void Mmu::add_port() {
     s.headroom_cap = cfg_.pg[pg].headroom.count();
     s.xon_offset = cfg_.pg[pg].xon_offset.count();
   }
-  shared_pool_ = shared_pool_bytes(cfg_, num_ports());
-  headroom_pool_ = headroom_partition_bytes(cfg_, num_ports());
+  headroom_sum_ += lossless_headroom_per_port(cfg_);
   pooled_headroom_ = cfg_.headroom_oversubscription >= 1;
+  repartition();
   XOFF_CHECK(shared_pool_ > 0, "MMU: reserves and headroom of " + std::to_string(num_ports()) +
                                    " ports leave no shared pool in " +
                                    std::to_string(cfg_.total.count()) + " B");
+}
+
+void Mmu::repartition() {
+  headroom_pool_ = headroom_partition_of(cfg_, headroom_sum_);
+  shared_pool_ = cfg_.total.count() - reserved_bytes(cfg_, num_ports()) - headroom_pool_;
 }
 
 void Mmu::set_port_lossless(size_t port, uint8_t pg_mask) {
@@ -39,23 +43,11 @@ void Mmu::set_port_headroom(size_t port, sim::Bytes headroom, sim::Bytes xon_off
   for (int pg = 0; pg < kNumClasses; ++pg) {
     if (!cfg_.pg[pg].lossless) continue;
     PgState& s = pgs_[port * kNumClasses + static_cast<size_t>(pg)];
+    headroom_sum_ += headroom.count() - s.headroom_cap;
     s.headroom_cap = headroom.count();
     s.xon_offset = xon_offset.count();
   }
-  // The partition from the per-port figures, pooled as configured.
-  int64_t sum = 0;
-  for (size_t p = 0; p < num_ports(); ++p) {
-    for (int pg = 0; pg < kNumClasses; ++pg) {
-      if (cfg_.pg[pg].lossless) sum += pgs_[p * kNumClasses + static_cast<size_t>(pg)].headroom_cap;
-    }
-  }
-  headroom_pool_ = cfg_.headroom_oversubscription <= 0
-                       ? sum
-                       : static_cast<int64_t>(
-                             std::ceil(static_cast<double>(sum) / cfg_.headroom_oversubscription));
-  int64_t reserved = 0;
-  for (const PgConfig& c : cfg_.pg) reserved += c.reserved.count();
-  shared_pool_ = cfg_.total.count() - reserved * static_cast<int64_t>(num_ports()) - headroom_pool_;
+  repartition();
   XOFF_CHECK(shared_pool_ > 0, "MMU: buffer profiles leave no shared pool in " +
                                    std::to_string(cfg_.total.count()) + " B");
 }
@@ -78,8 +70,7 @@ bool Mmu::shared_fits(const PgState& s, int pg, int64_t bytes) const {
   return s.shared < ingress_threshold(pg) && totals_.shared + bytes <= shared_pool_;
 }
 
-bool Mmu::headroom_fits(const PgState& s, int pg, int64_t bytes) const {
-  (void)pg;
+bool Mmu::headroom_fits(const PgState& s, int64_t bytes) const {
   if (s.headroom + bytes > s.headroom_cap) return false;
   return !pooled_headroom_ || totals_.headroom + bytes <= headroom_pool_;
 }
@@ -116,7 +107,7 @@ Mmu::Admission Mmu::admit_lossless(PgState& s, int pg, int64_t bytes) {
     return a;
   }
   if (!s.xoff) a.send_xoff = s.xoff = true;
-  if (headroom_fits(s, pg, bytes)) {
+  if (headroom_fits(s, bytes)) {
     charge(s, &s.headroom, &totals_.headroom, bytes);
   } else {
     a.verdict = Verdict::kLosslessViolation;

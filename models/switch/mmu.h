@@ -118,7 +118,9 @@ class Mmu {
 
  private:
   bool shared_fits(const PgState& s, int pg, int64_t bytes) const;
-  bool headroom_fits(const PgState& s, int pg, int64_t bytes) const;
+  bool headroom_fits(const PgState& s, int64_t bytes) const;
+  // Headroom partition and shared pool from headroom_sum_ and the reserves.
+  void repartition();
   Admission admit_lossless(PgState& s, int pg, int64_t bytes);
   Verdict admit_lossy(PgState& s, int pg, size_t out, int tc, int64_t bytes);
   bool xon_condition(const PgState& s, int pg) const;
@@ -132,6 +134,7 @@ class Mmu {
   MmuTotals totals_;
   int64_t shared_pool_ = 0;
   int64_t headroom_pool_ = 0;  // size of the shared headroom pool (pooled mode)
+  int64_t headroom_sum_ = 0;   // sum of every lossless (port, PG)'s headroom_cap
   bool pooled_headroom_ = false;
 };
 

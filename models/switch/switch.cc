@@ -12,12 +12,7 @@ uint8_t Switch::lossless_mask(const SwitchConfig& cfg) {
   const std::vector<std::string> problems = validate(cfg, 0);
   XOFF_CHECK(problems.empty(),
              "switch config: " + (problems.empty() ? std::string() : problems[0]));
-  uint8_t m = 0;
-  for (int tc = 0; tc < kNumClasses; ++tc) {
-    if (cfg.mmu.pg[cfg.classification.tc_to_pg[tc]].lossless)
-      m = static_cast<uint8_t>(m | (1u << tc));
-  }
-  return m;
+  return lossless_classes(cfg);
 }
 
 Switch::Switch(Network& net, NodeId id, std::string name, const SwitchConfig& cfg)
@@ -82,19 +77,14 @@ void Switch::handle_event(uint64_t) {
 
 void Switch::classify(Packet& p) const {
   const ClassificationConfig& c = cfg_.classification;
-  p.tc = c.trust == ClassificationConfig::Trust::kDscp ? c.dscp_to_tc[p.dscp & 63]
-                                                       : c.pcp_to_tc[p.pcp & 7];
+  p.tc = c.class_of(c.trust, p.dscp, p.pcp);
   p.pg = c.tc_to_pg[p.tc];
 }
 
 void Switch::classify(Packet& p, PortIndex ingress) const {
   const ClassificationConfig& c = cfg_.classification;
-  if (!c.host_trust || !host_port_[ingress.value()]) {
-    classify(p);
-    return;
-  }
-  p.tc = *c.host_trust == ClassificationConfig::Trust::kDscp ? c.dscp_to_tc[p.dscp & 63]
-                                                             : c.pcp_to_tc[p.pcp & 7];
+  const bool host = c.host_trust && host_port_[ingress.value()];
+  p.tc = c.class_of(host ? *c.host_trust : c.trust, p.dscp, p.pcp);
   p.pg = c.tc_to_pg[p.tc];
 }
 

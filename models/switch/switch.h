@@ -67,7 +67,6 @@ class Switch final : public Node, private sim::EventHandler {
   // The same for a packet that arrived on `ingress`: host-facing ports may
   // trust another field (ClassificationConfig::host_trust).
   void classify(Packet& p, PortIndex ingress) const;
-  bool host_facing(PortIndex p) const { return host_port_[p.value()]; }
   bool lossless_class(int tc) const { return (lossless_mask_ >> tc) & 1; }
   // The port's operational PFC classes (DCBX, a per-device setting): pauses
   // for other classes are ignored on it, and its ingress PGs of other classes

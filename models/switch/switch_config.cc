@@ -17,21 +17,40 @@ const char* watchdog_action_name(WatchdogAction a) {
   return "?";
 }
 
-int64_t headroom_partition_bytes(const MmuConfig& c, size_t num_ports) {
+int64_t headroom_partition_of(const MmuConfig& c, int64_t headroom_sum) {
+  if (c.headroom_oversubscription <= 0) return headroom_sum;
+  return static_cast<int64_t>(
+      std::ceil(static_cast<double>(headroom_sum) / c.headroom_oversubscription));
+}
+
+int64_t lossless_headroom_per_port(const MmuConfig& c) {
   int64_t per_port = 0;
   for (const PgConfig& pg : c.pg) {
     if (pg.lossless) per_port += pg.headroom.count();
   }
-  const int64_t sum = per_port * static_cast<int64_t>(num_ports);
-  if (c.headroom_oversubscription <= 0) return sum;
-  return static_cast<int64_t>(std::ceil(static_cast<double>(sum) / c.headroom_oversubscription));
+  return per_port;
+}
+
+int64_t reserved_bytes(const MmuConfig& c, size_t num_ports) {
+  int64_t reserved = 0;
+  for (const PgConfig& pg : c.pg) reserved += pg.reserved.count();
+  return reserved * static_cast<int64_t>(num_ports);
+}
+
+int64_t headroom_partition_bytes(const MmuConfig& c, size_t num_ports) {
+  return headroom_partition_of(c, lossless_headroom_per_port(c) * static_cast<int64_t>(num_ports));
 }
 
 int64_t shared_pool_bytes(const MmuConfig& c, size_t num_ports) {
-  int64_t reserved = 0;
-  for (const PgConfig& pg : c.pg) reserved += pg.reserved.count();
-  reserved *= static_cast<int64_t>(num_ports);
-  return c.total.count() - reserved - headroom_partition_bytes(c, num_ports);
+  return c.total.count() - reserved_bytes(c, num_ports) - headroom_partition_bytes(c, num_ports);
+}
+
+uint8_t lossless_classes(const SwitchConfig& c) {
+  uint8_t m = 0;
+  for (int tc = 0; tc < kNumClasses; ++tc) {
+    if (c.mmu.pg[c.classification.tc_to_pg[tc]].lossless) m = static_cast<uint8_t>(m | 1u << tc);
+  }
+  return m;
 }
 
 namespace {

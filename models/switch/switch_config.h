@@ -42,6 +42,11 @@ struct ClassificationConfig {
   // PCP). Unset: every port uses `trust`.
   std::optional<Trust> host_trust;
 
+  // The class a packet with this DSCP and PCP lands in, trusting `field`.
+  uint8_t class_of(Trust field, uint8_t dscp, uint8_t pcp) const {
+    return field == Trust::kDscp ? dscp_to_tc[dscp & 63] : pcp_to_tc[pcp & 7];
+  }
+
   static constexpr std::array<uint8_t, 64> default_dscp_map() {
     std::array<uint8_t, 64> m{};
     for (int d = 0; d < 64; ++d) m[d] = static_cast<uint8_t>(d >> 3);  // class selector
@@ -153,6 +158,15 @@ struct SwitchConfig {
 // `num_ports` ports: B - sum(reserved) - headroom partition. Negative means the
 // configuration cannot fit.
 int64_t shared_pool_bytes(const MmuConfig& c, size_t num_ports);
+// The pieces of it, for per-port headroom (buffer profiles): the partition
+// that `headroom_sum` bytes of per-(port, lossless PG) headroom take (the sum,
+// or the sum / oversubscription when the pool is shared), the headroom of one
+// port's lossless PGs as configured, and the reserves of `num_ports` ports.
+int64_t headroom_partition_of(const MmuConfig& c, int64_t headroom_sum);
+int64_t lossless_headroom_per_port(const MmuConfig& c);
+int64_t reserved_bytes(const MmuConfig& c, size_t num_ports);
+// The lossless classes (bit per class): those whose PG is lossless.
+uint8_t lossless_classes(const SwitchConfig& c);
 // Headroom partition: sum over lossless (port, PG) of headroom, divided by the
 // oversubscription ratio when the pool is shared.
 int64_t headroom_partition_bytes(const MmuConfig& c, size_t num_ports);
