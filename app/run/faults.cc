@@ -36,6 +36,15 @@ void install_routes(const models::ForwardingTables& tables, const std::vector<mo
   }
 }
 
+void apply_nic_marking(models::Host& h, int roce_dscp) {
+  if (roce_dscp < 0) {
+    h.clear_remark();
+    return;
+  }
+  h.set_remark(1u << static_cast<int>(models::Protocol::kRoce), static_cast<uint8_t>(roce_dscp),
+               static_cast<uint8_t>(roce_dscp >> 3));
+}
+
 FaultInjector::FaultInjector(const ScenarioConfig& cfg, models::Network& net,
                              const std::vector<models::Switch*>& switches,
                              const std::vector<models::Host*>& hosts)
@@ -76,15 +85,8 @@ void FaultInjector::handle_event(uint64_t tag) {
     if ((tag - kMismarkBase) % 2 == 0) {
       h.set_remark(m.protocols, m.dscp, m.pcp);
     } else {
-      // Back to the NIC's configured marking: its [[device]] roce_dscp, or the flows'.
-      const uint32_t node = cfg_.topology.host_nodes()[m.host];
-      const int dscp = cfg_.devices.empty() ? -1 : cfg_.devices[node].roce_dscp;
-      if (dscp >= 0) {
-        h.set_remark(1u << static_cast<int>(models::Protocol::kRoce), static_cast<uint8_t>(dscp),
-                     static_cast<uint8_t>(dscp >> 3));
-      } else {
-        h.clear_remark();
-      }
+      // Back to the NIC's configured marking (node index = topology index).
+      apply_nic_marking(h, cfg_.devices.empty() ? -1 : cfg_.devices[h.id().value()].roce_dscp);
     }
     return;
   }

@@ -22,6 +22,10 @@ models::ForwardingTables compute_routes(const ScenarioConfig& cfg,
 void install_routes(const models::ForwardingTables& tables, const std::vector<models::Switch*>& sw,
                     const models::Topology& topo, sim::Time at, bool now);
 
+// A host NIC's configured marking ([[device]] roce_dscp): its RoCE packets
+// leave with that DSCP (PCP = the class selector); -1 = the flows' own.
+void apply_nic_marking(models::Host& h, int roce_dscp);
+
 class FaultInjector final : public sim::EventHandler {
  public:
   FaultInjector(const ScenarioConfig& cfg, models::Network& net,

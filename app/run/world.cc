@@ -134,27 +134,20 @@ void World::build_nodes() {
   // RoCE marking.
   if (!cfg_.port_pfc.empty()) {
     for (uint32_t i = 0; i < t.nodes.size(); ++i) {
-      for (uint16_t p = 0; p < t.num_ports(i); ++p) {
-        const uint8_t pfc = cfg_.port_pfc[i][p];
-        if (switches_[i] != nullptr) {
-          switches_[i]->set_port_pfc(models::PortIndex(p), pfc);
-        } else {
-          net_.node(models::NodeId(i)).port(models::PortIndex(p)).set_pfc_enabled(pfc);
-        }
-      }
-      if (!cfg_.port_headroom.empty() && switches_[i] != nullptr) {
-        for (uint16_t p = 0; p < t.num_ports(i); ++p) {
-          if (cfg_.port_headroom[i][p] < 0) continue;
-          switches_[i]->set_port_headroom(models::PortIndex(p),
-                                          sim::Bytes(cfg_.port_headroom[i][p]),
-                                          sim::Bytes(cfg_.port_xon_offset[i][p]));
-        }
-      }
-      const int dscp = cfg_.devices[i].roce_dscp;
-      if (dscp >= 0 && switches_[i] == nullptr) {
+      models::Switch* sw = switches_[i];
+      if (sw == nullptr) {
         auto& h = static_cast<models::Host&>(net_.node(models::NodeId(i)));
-        h.set_remark(1u << static_cast<int>(models::Protocol::kRoce), static_cast<uint8_t>(dscp),
-                     static_cast<uint8_t>(dscp >> 3));
+        h.nic_port().set_pfc_enabled(cfg_.port_pfc[i][0]);
+        if (cfg_.devices[i].roce_dscp >= 0) apply_nic_marking(h, cfg_.devices[i].roce_dscp);
+        continue;
+      }
+      const bool profiled = !cfg_.port_headroom.empty();
+      for (uint16_t p = 0; p < t.num_ports(i); ++p) {
+        sw->set_port_pfc(models::PortIndex(p), cfg_.port_pfc[i][p]);
+        if (profiled && cfg_.port_headroom[i][p] >= 0) {
+          sw->set_port_headroom(models::PortIndex(p), sim::Bytes(cfg_.port_headroom[i][p]),
+                                sim::Bytes(cfg_.port_xon_offset[i][p]));
+        }
       }
     }
   }

@@ -22,21 +22,8 @@ std::string class_list(uint8_t mask) {
   return s + "]";
 }
 
-uint8_t lossless_mask(const models::SwitchConfig& c) {
-  uint8_t m = 0;
-  for (int tc = 0; tc < models::kNumClasses; ++tc) {
-    if (c.mmu.pg[c.classification.tc_to_pg[tc]].lossless) m = static_cast<uint8_t>(m | 1u << tc);
-  }
-  return m;
-}
-
-int classify(const ClassificationConfig& c, uint8_t dscp, uint8_t pcp) {
-  return c.trust == ClassificationConfig::Trust::kDscp ? c.dscp_to_tc[dscp & 63]
-                                                       : c.pcp_to_tc[pcp & 7];
-}
-
-const char* trust_name(const ClassificationConfig& c) {
-  return c.trust == ClassificationConfig::Trust::kDscp ? "DSCP" : "PCP";
+const char* trust_name(ClassificationConfig::Trust t) {
+  return t == ClassificationConfig::Trust::kDscp ? "DSCP" : "PCP";
 }
 
 // The DSCP a host's RoCE traffic carries: the NIC's roce_dscp, or else the
@@ -73,21 +60,20 @@ void warn_link(const ScenarioConfig& s, uint32_t a, uint16_t pa, uint32_t b, uin
     const uint32_t h = ha ? a : b;
     const uint32_t sw = ha ? b : a;
     const uint8_t dscp = roce_dscp_of(s.devices[h]);
-    ClassificationConfig at_host_port = s.devices[sw].classification;
-    if (at_host_port.host_trust) at_host_port.trust = *at_host_port.host_trust;
-    const int tc = classify(at_host_port, dscp, static_cast<uint8_t>(dscp >> 3));
+    const ClassificationConfig& mine = s.devices[sw].classification;
+    const auto trust = mine.host_trust ? *mine.host_trust : mine.trust;  // at its host port
+    const int tc = mine.class_of(trust, dscp, static_cast<uint8_t>(dscp >> 3));
     const uint8_t sw_pfc = ha ? ob : oa;
     // Only where a device setting changed the marking or the map (fabric-wide
     // settings say nothing about which class RoCE is meant for).
     const ClassificationConfig& fab = s.switch_config.classification;
-    const ClassificationConfig& mine = s.devices[sw].classification;
     const bool custom = s.devices[h].roce_dscp >= 0 || mine.trust != fab.trust ||
                         mine.dscp_to_tc != fab.dscp_to_tc || fab.host_trust.has_value();
     if (custom && lossless != 0 && (!((lossless >> tc) & 1) || !((sw_pfc >> tc) & 1))) {
       out.push_back(t.nodes[h].name + " marks RoCE with DSCP " + std::to_string(dscp) + ", which " +
-                    t.nodes[sw].name + " (trusting " + trust_name(at_host_port) +
-                    ") puts in class " + std::to_string(tc) + ", not lossless on " +
-                    (ha ? eb : ea) + " (lossless there: " + class_list(lossless & sw_pfc) +
+                    t.nodes[sw].name + " (trusting " + trust_name(trust) + ") puts in class " +
+                    std::to_string(tc) + ", not lossless on " + (ha ? eb : ea) +
+                    " (lossless there: " + class_list(lossless & sw_pfc) +
                     "); its RoCE is dropped under congestion instead of paused");
     }
     return;
@@ -96,8 +82,8 @@ void warn_link(const ScenarioConfig& s, uint32_t a, uint16_t pa, uint32_t b, uin
   const ClassificationConfig& ca = da.classification;
   const ClassificationConfig& cb = db.classification;
   if (ca.trust != cb.trust) {
-    out.push_back("link " + ea + " - " + eb + ": " + na.name + " trusts " + trust_name(ca) + ", " +
-                  nb.name + " " + trust_name(cb));
+    out.push_back("link " + ea + " - " + eb + ": " + na.name + " trusts " + trust_name(ca.trust) +
+                  ", " + nb.name + " " + trust_name(cb.trust));
   }
   if (ca.trust == ClassificationConfig::Trust::kDscp &&
       cb.trust == ClassificationConfig::Trust::kDscp) {
@@ -121,7 +107,7 @@ void warn_link(const ScenarioConfig& s, uint32_t a, uint16_t pa, uint32_t b, uin
 
 void read_devices(TableReader& root, Names& names, ScenarioConfig& s) {
   const models::Topology& t = s.topology;
-  const uint8_t lossless = lossless_mask(s.switch_config);
+  const uint8_t lossless = models::lossless_classes(s.switch_config);
   s.devices.assign(t.nodes.size(), DeviceQos{});
   for (uint32_t n = 0; n < t.nodes.size(); ++n) {
     DeviceQos& d = s.devices[n];

@@ -1,7 +1,6 @@
 // [buffer], [pfc], [ecn], [classification], [scheduler] and [watchdog]: one
 // SwitchConfig applied to every switch of the scenario.
 #include <algorithm>
-#include <cmath>
 #include <cstring>
 #include <utility>
 
@@ -79,6 +78,27 @@ void read_classification(std::optional<TableReader> r, models::ClassificationCon
       r->choice("host_lossless", {"any", "roce_only"}, "any") == "roce_only";
   c.host_remark_dscp =
       static_cast<uint8_t>(r->optional<int64_t>("host_remark_dscp", 0, {.min = 0, .max = 63}));
+}
+
+// The largest frame on any link: a RoCE data packet or a full TCP segment
+// (what every headroom bound is computed for).
+sim::Bytes largest_frame(const ScenarioConfig& s) {
+  return std::max(s.roce.mtu + models::kRoceDataHeaderBytes, s.tcp.mss + s.tcp.header_bytes);
+}
+
+// The headroom a switch port's buffer profile gives, or -1 (none: buffer.headroom).
+int64_t profile_headroom(const ScenarioConfig& s, uint32_t node, uint16_t port) {
+  if (s.port_headroom.empty() || s.port_headroom[node].empty()) return -1;
+  return s.port_headroom[node][port];
+}
+
+// A [buffer] problem, at `key` when the table exists.
+void buffer_error(TableReader& root, std::string_view key, const std::string& msg) {
+  if (auto buffer = root.optional_table("buffer")) {
+    buffer->error_at(key, msg);
+  } else {
+    root.error_here(msg);
+  }
 }
 
 void read_scheduler(std::optional<TableReader> r, models::SchedulerConfig& sc) {
@@ -174,34 +194,26 @@ void check_switch_config(TableReader& root, const ScenarioConfig& s) {
       {"ecn.tc", "ecn (class)"}};
   models::SwitchConfig cfg = s.switch_config;
   if (!s.port_headroom.empty()) {
-    // Per-port headroom: the pool is checked per switch below; validate the rest.
+    // Per-port headroom: the pool is checked per switch below, as the MMU
+    // partitions it (models/switch/mmu.cc); validate the rest.
+    const models::MmuConfig& m = s.switch_config.mmu;
     for (auto& pg : cfg.mmu.pg) pg.headroom = sim::Bytes(0);
-    int64_t reserved = 0;
     int lossless = 0;
-    for (const auto& pg : s.switch_config.mmu.pg) {
-      reserved += pg.reserved.count();
-      lossless += pg.lossless ? 1 : 0;
-    }
+    for (const auto& pg : m.pg) lossless += pg.lossless ? 1 : 0;
     for (uint32_t n = 0; n < s.topology.nodes.size(); ++n) {
       if (s.port_headroom[n].empty()) continue;
-      int64_t partition = 0;
+      int64_t sum = 0;
       for (int64_t h : s.port_headroom[n]) {
-        partition += lossless * (h >= 0 ? h : s.switch_config.mmu.pg[3].headroom.count());
+        sum += h >= 0 ? lossless * h : models::lossless_headroom_per_port(m);
       }
-      const double r = s.switch_config.mmu.headroom_oversubscription;
-      if (r > 0) partition = static_cast<int64_t>(std::ceil(static_cast<double>(partition) / r));
-      const int64_t pool = s.switch_config.mmu.total.count() -
-                           reserved * static_cast<int64_t>(s.port_headroom[n].size()) - partition;
+      const int64_t partition = models::headroom_partition_of(m, sum);
+      const int64_t pool =
+          m.total.count() - models::reserved_bytes(m, s.port_headroom[n].size()) - partition;
       if (pool <= 0) {
-        const std::string msg = "buffer.size (" + config::show(s.switch_config.mmu.total) +
-                                ") leaves no shared pool on " + s.topology.nodes[n].name +
-                                " after its buffer profiles' headroom (" +
-                                config::show(sim::Bytes(partition)) + ") and reserves";
-        if (buffer) {
-          buffer->error_at("size", msg);
-        } else {
-          root.error_here(msg);
-        }
+        buffer_error(root, "size",
+                     "buffer.size (" + config::show(m.total) + ") leaves no shared pool on " +
+                         s.topology.nodes[n].name + " after its buffer profiles' headroom (" +
+                         config::show(sim::Bytes(partition)) + ") and reserves");
         return;
       }
     }
@@ -249,8 +261,7 @@ void read_buffer_profiles(TableReader& root, ScenarioConfig& s) {
   if (profiles.empty() && !automatic) return;
   // A link's cable length from its delay at 5 ns/m (as `xoff headroom`).
   const models::Topology& t = s.topology;
-  const sim::Bytes frame =
-      std::max(s.roce.mtu + models::kRoceDataHeaderBytes, s.tcp.mss + s.tcp.header_bytes);
+  const sim::Bytes frame = largest_frame(s);
   s.port_headroom.assign(t.nodes.size(), {});
   s.port_xon_offset.assign(t.nodes.size(), {});
   for (uint32_t n = 0; n < t.nodes.size(); ++n) {
@@ -283,18 +294,19 @@ void read_buffer_profiles(TableReader& root, ScenarioConfig& s) {
 
 void check_headroom(TableReader& root, const ScenarioConfig& s) {
   if (!s.pfc_enabled || s.allow_small_headroom) return;
-  const sim::Bytes frame =
-      std::max(s.roce.mtu + models::kRoceDataHeaderBytes, s.tcp.mss + s.tcp.header_bytes);
+  const sim::Bytes frame = largest_frame(s);
   const models::Topology& t = s.topology;
+  // An end that buffer.headroom does not apply to: a host, or a profiled port.
+  auto own = [&](uint32_t node, uint16_t port) {
+    return t.nodes[node].kind != models::NodeKind::kSwitch || profile_headroom(s, node, port) >= 0;
+  };
   for (const models::LinkSpec& l : t.links) {
     const auto need =
         models::pfc_headroom_for_delay(l.rate, l.delay, frame, s.switch_config.pfc.response_delay);
     // A switch end with a buffer profile is checked against its own headroom.
     for (const auto& [node, port] : {std::pair{l.a, l.a_port}, std::pair{l.b, l.b_port}}) {
-      if (s.port_headroom.empty() || s.port_headroom[node].empty()) continue;
-      const int64_t h = s.port_headroom[node][port];
+      const int64_t h = profile_headroom(s, node, port);
       if (h < 0 || h >= need.total.count()) continue;
-      auto buffer = root.optional_table("buffer");
       const std::string msg = "the buffer profile of " + t.nodes[node].name + ":p" +
                               std::to_string(port) + " gives " + config::show(sim::Bytes(h)) +
                               " of headroom, below the " + config::show(need.total) +
@@ -302,24 +314,13 @@ void check_headroom(TableReader& root, const ScenarioConfig& s) {
                               " needs (" + config::show(l.rate) + ", " + config::show(l.delay) +
                               " cable; see `xoff headroom`); set buffer.allow_small_headroom = "
                               "true to study it anyway";
-      if (buffer) {
-        buffer->error_at("profile", msg);
-      } else {
-        root.error_here(msg);
-      }
+      buffer_error(root, "profile", msg);
       return;
     }
     for (int tc = 0; tc < models::kNumClasses; ++tc) {
       const models::PgConfig& pg = s.switch_config.mmu.pg[tc];
       if (!pg.lossless || pg.headroom >= need.total) continue;
-      // Both ends with their own profile: buffer.headroom does not apply here.
-      auto own = [&](uint32_t node, uint16_t port) {
-        return t.nodes[node].kind != models::NodeKind::kSwitch ||
-               (!s.port_headroom.empty() && !s.port_headroom[node].empty() &&
-                s.port_headroom[node][port] >= 0);
-      };
       if (own(l.a, l.a_port) && own(l.b, l.b_port)) continue;
-      auto buffer = root.optional_table("buffer");
       const std::string msg = "buffer.headroom (" + config::show(pg.headroom) + ") is below the " +
                               config::show(need.total) + " that link " + t.nodes[l.a].name + "-" +
                               t.nodes[l.b].name + " needs (" + config::show(l.rate) + ", " +
@@ -327,10 +328,7 @@ void check_headroom(TableReader& root, const ScenarioConfig& s) {
                               " frames, " + config::show(s.switch_config.pfc.response_delay) +
                               " response; see `xoff headroom`); set buffer.allow_small_headroom = "
                               "true to study it anyway";
-      if (buffer)
-        buffer->error_at("headroom", msg);
-      else
-        root.error_here(msg);
+      buffer_error(root, "headroom", msg);
       return;
     }
   }
