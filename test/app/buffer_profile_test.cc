@@ -3,9 +3,6 @@
 // grows by the difference.
 #include <gtest/gtest.h>
 
-#include <filesystem>
-#include <fstream>
-
 #include "app/config/error.h"
 #include "app/run/runner.h"
 #include "app/scenario/scenario.h"
@@ -13,7 +10,6 @@
 
 namespace xoff::app {
 namespace {
-namespace fs = std::filesystem;
 
 // Two leaves of 4 hosts at 100G on 3 m (15 ns), two spines at 400G on 100 m
 // (500 ns); frames 1518 B (the TCP maximum), response 1 us. The bounds:
@@ -43,10 +39,8 @@ senders = ["h1", "h2", "h3", "h4", "h5", "h6", "h7"]
 size = "512KB"
 )";
 
-fs::path write(const std::string& tail) {
-  const fs::path p = fs::temp_directory_path() / "xoff_buffer_profiles.toml";
-  std::ofstream(p) << std::string(kFabric) + tail;
-  return p;
+std::string write(const std::string& tail) {
+  return testing::write_temp("xoff_buffer_profiles.toml", std::string(kFabric) + tail);
 }
 
 using testing::run_file;
@@ -61,14 +55,14 @@ const models::BufferCounters& leaf0(const RunOutcome& o) {
 }
 
 TEST(BufferProfiles, AutoGivesEachPortItsOwnLinksBoundAndTheRestToTheSharedPool) {
-  const fs::path p = write(
+  const std::string p = write(
       "[buffer]\nsize = \"2MB\"\nheadroom = \"110KB\"\n"
       "headroom_profile = \"auto\"\n");
-  const ScenarioConfig s = load_scenario(p.string(), {});
+  const ScenarioConfig s = load_scenario(p, {});
   const uint32_t leaf = *s.topology.find("leaf0");
   EXPECT_EQ(s.port_headroom[leaf][0], 16'384);   // h0, 3 m at 100G
   EXPECT_EQ(s.port_headroom[leaf][4], 103'424);  // spine0, 100 m at 400G
-  const RunOutcome o = run_file(p.string());
+  const RunOutcome o = run_file(p);
   ASSERT_EQ(o.exit_code, 0);
   EXPECT_EQ(o.lossless_violations, 0);
   EXPECT_GT(o.pause_frames, 0);
@@ -77,13 +71,13 @@ TEST(BufferProfiles, AutoGivesEachPortItsOwnLinksBoundAndTheRestToTheSharedPool)
   EXPECT_EQ(leaf0(o).headroom_pool_bytes, 272'384);
   EXPECT_EQ(leaf0(o).shared_pool_bytes, 2'000'000 - 272'384);
   EXPECT_LE(leaf0(o).peak_pg_headroom_bytes, 103'424);
-  const fs::path fixed = write("[buffer]\nsize = \"2MB\"\nheadroom = \"110KB\"\n");
-  const RunOutcome f = run_file(fixed.string());
+  const std::string fixed = write("[buffer]\nsize = \"2MB\"\nheadroom = \"110KB\"\n");
+  const RunOutcome f = run_file(fixed);
   EXPECT_EQ(leaf0(f).shared_pool_bytes, 2'000'000 - 6 * 110'000);
 }
 
 TEST(BufferProfiles, LookupTakesTheShortestCableAtLeastAsLongAsTheLink) {
-  const fs::path p = write(R"([buffer]
+  const std::string p = write(R"([buffer]
 size = "2MB"
 headroom = "110KB"
 [[buffer.profile]]
@@ -100,25 +94,25 @@ rate = "400Gbps"
 cable = "100m"
 headroom = "105KB"
 )");
-  const ScenarioConfig s = load_scenario(p.string(), {});
+  const ScenarioConfig s = load_scenario(p, {});
   const uint32_t leaf = *s.topology.find("leaf0");
   EXPECT_EQ(s.port_headroom[leaf][1], 20'000);  // 3 m: the 5 m profile, not the 300 m one
   EXPECT_EQ(s.port_xon_offset[leaf][1], 4'000);
   EXPECT_EQ(s.port_headroom[leaf][5], 105'000);
-  const RunOutcome o = run_file(p.string());
+  const RunOutcome o = run_file(p);
   EXPECT_EQ(o.lossless_violations, 0);
   EXPECT_EQ(leaf0(o).headroom_pool_bytes, 4 * 20'000 + 2 * 105'000);
 }
 
 TEST(BufferProfiles, AProfileBelowItsLinksBoundIsRefused) {
-  const fs::path p = write(R"([buffer]
+  const std::string p = write(R"([buffer]
 [[buffer.profile]]
 rate = "400Gbps"
 cable = "100m"
 headroom = "90KB"
 )");
   try {
-    (void)load_scenario(p.string(), {});
+    (void)load_scenario(p, {});
     FAIL() << "accepted a 90 KB profile on a link that needs 103,100 B";
   } catch (const config::ScenarioError& e) {
     const std::string what = e.what();

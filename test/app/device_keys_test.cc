@@ -3,16 +3,12 @@
 // position where they do not apply.
 #include <gtest/gtest.h>
 
-#include <filesystem>
-#include <fstream>
-
 #include "app/config/error.h"
 #include "app/scenario/scenario.h"
+#include "scenario_util.h"
 
 namespace xoff::app {
 namespace {
-namespace fs = std::filesystem;
-
 // leaf0 with h0, h1 (ports 0, 1) and the spine (port 2).
 constexpr const char* kFabric = R"([scenario]
 name = "device_keys"
@@ -26,9 +22,8 @@ host_rate = "100Gbps"
 )";
 
 ScenarioConfig load(const std::string& tail) {
-  const fs::path p = fs::temp_directory_path() / "xoff_device_keys.toml";
-  std::ofstream(p) << std::string(kFabric) + tail;
-  return load_scenario(p.string(), {});
+  return load_scenario(testing::write_temp("xoff_device_keys.toml", std::string(kFabric) + tail),
+                       {});
 }
 
 std::string error_of(const std::string& tail) {

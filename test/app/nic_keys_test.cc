@@ -2,16 +2,12 @@
 // profile, and refused out of range with the key's position.
 #include <gtest/gtest.h>
 
-#include <filesystem>
-#include <fstream>
-
 #include "app/config/error.h"
 #include "app/scenario/scenario.h"
+#include "scenario_util.h"
 
 namespace xoff::app {
 namespace {
-namespace fs = std::filesystem;
-
 constexpr const char* kFabric = R"([scenario]
 name = "nic_keys"
 duration = "1ms"
@@ -23,10 +19,8 @@ hosts_per_leaf = 2
 host_rate = "100Gbps"
 )";
 
-fs::path write(const std::string& text) {
-  const fs::path p = fs::temp_directory_path() / "xoff_nic_keys.toml";
-  std::ofstream(p) << text;
-  return p;
+std::string write(const std::string& text) {
+  return testing::write_temp("xoff_nic_keys.toml", text);
 }
 
 TEST(NicKeys, DcqcnProfileKeysOverrideTheProfile) {
@@ -37,8 +31,7 @@ clamp_target = true
 rate_on_first_cnp = 0.25
 min_decrease_factor = 0.75
 rate_timer = "55us"
-)")
-                                             .string(),
+)"),
                                          {});
   const models::DcqcnParams& d = s.roce.dcqcn;
   EXPECT_TRUE(d.clamp_target_always);  // nic_like alone: false
@@ -52,8 +45,7 @@ TEST(NicKeys, OutOfRangeProfileKeysAreRefusedAtTheirPosition) {
   try {
     (void)load_scenario(write(std::string(kFabric) + R"([nic.dcqcn_params]
 rate_on_first_cnp = 1.5
-)")
-                            .string(),
+)"),
                         {});
     FAIL() << "accepted rate_on_first_cnp = 1.5";
   } catch (const config::ScenarioError& e) {

@@ -5,7 +5,6 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
-#include <fstream>
 #include <string>
 
 #include "app/scenario/scenario.h"
@@ -200,17 +199,15 @@ TEST(HostTrust, HostPortsTrustingPcpKeepMismarkedDscpLossless) {
 // --set watchdog.detection_time=50us: stormed at 179.04 us, 13,604 drops),
 // and no other switch runs a watchdog.
 TEST(DeviceWatchdog, OnlyTheConfiguredSwitchWatchesAndContainsTheStorm) {
-  std::ifstream in(path("pfc_storm.toml"));
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::string text = testing::text_of(path("pfc_storm.toml"));
   const size_t at = text.find("enabled = true\naction = \"drop\"");
   ASSERT_NE(at, std::string::npos);
   text.replace(at, std::strlen("enabled = true"), "enabled = false");
   text +=
       "[[device]]\nnodes = [\"leaf0\"]\n[device.watchdog]\npoll_interval = \"20us\"\n"
       "detection_time = \"50us\"\n";
-  const std::string file = ::testing::TempDir() + "xoff_device_watchdog.toml";
-  std::ofstream(file) << text;
-  const RunOutcome per_role = testing::run_file(file);
+  const RunOutcome per_role =
+      testing::run_file(testing::write_temp("xoff_device_watchdog.toml", text));
   const RunOutcome global = run("pfc_storm.toml", {"watchdog.detection_time=50us"});
   ASSERT_FALSE(per_role.data.watchdog_events.empty());
   for (const auto& e : per_role.data.watchdog_events) EXPECT_EQ(e.node, "leaf0");
@@ -231,11 +228,10 @@ TEST(DeviceEcn, ASwitchWithItsOwnEcnTableMarksByItAlone) {
     for (const auto& q : o.data.queues) n += q.node == node ? q.ecn_marked : 0;
     return n;
   };
-  std::ifstream in(path("demo.toml"));
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  text += "[[device]]\nnodes = [\"leaf0\"]\n[device.ecn]\nenabled = false\n";
-  const std::string file = ::testing::TempDir() + "xoff_device_ecn.toml";
-  std::ofstream(file) << text;
+  const std::string file =
+      testing::write_temp("xoff_device_ecn.toml",
+                          testing::text_of(path("demo.toml")) +
+                              "[[device]]\nnodes = [\"leaf0\"]\n[device.ecn]\nenabled = false\n");
   const RunOutcome base = run("demo.toml");
   const RunOutcome off = testing::run_file(file);
   EXPECT_GT(marks_at(base, "leaf0"), 0);

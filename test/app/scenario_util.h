@@ -1,12 +1,28 @@
 #pragma once
 // Runs a bundled scenario in-process (no results file, no terminal output) and
 // gives the tests what the recorder collected.
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
 #include "app/run/runner.h"
 
 namespace xoff::app::testing {
+
+// The whole text of a file (e.g. a bundled scenario to extend).
+inline std::string text_of(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+// Writes `text` as `file_name` in the temporary directory; returns its path.
+inline std::string write_temp(const std::string& file_name, const std::string& text) {
+  const std::filesystem::path p = std::filesystem::temp_directory_path() / file_name;
+  std::ofstream(p, std::ios::binary | std::ios::trunc) << text;
+  return p.string();
+}
 
 // Runs the scenario file at `path` (any path) with no output.
 inline RunOutcome run_file(const std::string& path, std::vector<std::string> overrides = {}) {

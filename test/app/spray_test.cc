@@ -2,22 +2,17 @@
 // next hops, against per-flow ECMP.
 #include <gtest/gtest.h>
 
-#include <filesystem>
-#include <fstream>
-
 #include "app/run/runner.h"
 #include "scenario_util.h"
 
 namespace xoff::app {
 namespace {
-namespace fs = std::filesystem;
 
 // One 4 MB RoCE flow from h0 (leaf0) to h1 (leaf1) over 4 spines: leaf0's
 // ports 1..4 are its uplinks. 4,000,000 B in 1000 B payloads = 4,000 data
 // packets (ACKs travel the other way).
 RunOutcome run_with(const std::string& lb) {
-  const fs::path p = fs::temp_directory_path() / ("xoff_spray_" + lb + ".toml");
-  std::ofstream(p) << R"([scenario]
+  return testing::run_file(testing::write_temp("xoff_spray_" + lb + ".toml", R"([scenario]
 name = "spray"
 duration = "2ms"
 [topology]
@@ -32,8 +27,7 @@ load_balance = ")" + lb + R"("
 src = "h0"
 dst = "h1"
 size = "4MB"
-)";
-  return testing::run_file(p.string());
+)"));
 }
 
 std::vector<int64_t> uplink_packets(const RunOutcome& o) {
