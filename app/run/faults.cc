@@ -41,7 +41,7 @@ void apply_nic_marking(models::Host& h, int roce_dscp) {
     h.clear_remark();
     return;
   }
-  h.set_remark(1u << static_cast<int>(models::Protocol::kRoce), static_cast<uint8_t>(roce_dscp),
+  h.set_remark(models::protocol_bit(models::Protocol::kRoce), static_cast<uint8_t>(roce_dscp),
                static_cast<uint8_t>(roce_dscp >> 3));
 }
 

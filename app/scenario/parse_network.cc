@@ -120,11 +120,11 @@ void read_faults(TableReader& root, Names& names, ScenarioConfig& s) {
       Mismark m;
       const auto h = names.host(f, "host");
       const std::string proto = f.choice("protocol", {"roce", "tcp", "all"}, "all");
-      m.protocols = proto == "roce" ? uint8_t{1} << static_cast<int>(models::Protocol::kRoce)
-                    : proto == "tcp"
-                        ? uint8_t{1} << static_cast<int>(models::Protocol::kTcp)
-                        : static_cast<uint8_t>((1u << static_cast<int>(models::Protocol::kRoce)) |
-                                               (1u << static_cast<int>(models::Protocol::kTcp)));
+      const uint8_t roce = models::protocol_bit(models::Protocol::kRoce);
+      const uint8_t tcp = models::protocol_bit(models::Protocol::kTcp);
+      m.protocols = proto == "roce"  ? roce
+                    : proto == "tcp" ? tcp
+                                     : static_cast<uint8_t>(roce | tcp);
       m.dscp = static_cast<uint8_t>(f.required<int64_t>("dscp", {.min = 0, .max = 63}));
       m.pcp = static_cast<uint8_t>(f.optional<int64_t>("pcp", m.dscp >> 3, {.min = 0, .max = 7}));
       m.start = sim::Time::zero() + f.optional<sim::Duration>("start", sim::Duration::zero(),

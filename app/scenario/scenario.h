@@ -60,7 +60,7 @@ struct PfcFrame {
 };
 
 // A host NIC that marks its packets wrongly from `start` to `stop`: the
-// packets of `protocols` (bits of models::Protocol) leave with `dscp` and
+// packets of `protocols` (models::protocol_bit()s) leave with `dscp` and
 // `pcp` instead of their flow's (a misconfigured NIC putting RoCE into a
 // lossy class, or a malicious host putting bulk TCP into the lossless one).
 struct Mismark {

@@ -48,7 +48,7 @@ class Host final : public Node {
   // Sends a PFC frame for the classes in `enable` with `quanta` (0 = XON).
   void send_pause(uint8_t enable, uint16_t quanta);
   // Mismarking (a misconfigured or malicious NIC): from now on, packets of
-  // the transports in `protocols` (bits of Protocol) leave with this DSCP and
+  // the transports in `protocols` (protocol_bit()s) leave with this DSCP and
   // PCP instead of their flow's; the host's own queues are unchanged.
   // clear_remark() restores the flows' marking.
   void set_remark(uint8_t protocols, uint8_t dscp, uint8_t pcp) {

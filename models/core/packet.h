@@ -28,6 +28,10 @@ enum class Protocol : uint8_t { kNone = 0, kRoce = 1, kTcp = 2, kNvlink = 3 };
 
 inline constexpr sim::Bytes kPauseFrameBytes{64};  // minimum Ethernet frame
 inline constexpr int kMaxProtocols = 4;
+// A protocol's bit in a set of protocols (e.g. Host::set_remark).
+constexpr uint8_t protocol_bit(Protocol p) {
+  return static_cast<uint8_t>(1u << static_cast<int>(p));
+}
 
 struct Packet {
   uint64_t id = 0;
