@@ -82,11 +82,9 @@ int64_t ieee_pause_quanta(sim::BitsPerSecond rate) {
   };
   static constexpr Row kTable[] = {{1, 1},     {10, 2},     {100, 67},   {250, 80},  {400, 118},
                                    {500, 147}, {1000, 394}, {2000, 453}, {4000, 905}};
-  // rate in units of 100 Mb/s
-  const int64_t r = rate.count() / 100'000'000;
   if (rate.count() % 100'000'000 != 0) return -1;
   for (const Row& row : kTable) {
-    if (row.per_100mbps == r) return row.quanta;
+    if (row.per_100mbps == rate.count() / 100'000'000) return row.quanta;
   }
   return -1;
 }
@@ -112,8 +110,8 @@ SonicHeadroomResult sonic_headroom(const SonicHeadroomInput& in) {
       in.peer_response_quanta >= 0 ? in.peer_response_quanta : ieee_pause_quanta(in.rate);
   require(r.peer_response_quanta >= 0,
           "no IEEE 802.3 31B.3.7 pause quanta for this rate: give the peer response in quanta");
-  const bool x400 = in.rate.count() == 400'000'000'000;
-  r.peer_response = sim::Bytes(r.peer_response_quanta * 64 * (x400 ? 2 : 1));
+  r.peer_response_doubled = in.rate.count() == 400'000'000'000;
+  r.peer_response = sim::Bytes(r.peer_response_quanta * 64 * (r.peer_response_doubled ? 2 : 1));
   r.propagation =
       in.frame + r.bytes_on_cable + r.bytes_on_gearbox * 2 + in.mac_phy_delay + r.peer_response;
   r.xoff = in.frame + up(static_cast<double>(r.propagation.count()) * r.cell_occupancy);
@@ -144,7 +142,7 @@ std::string describe(const SonicHeadroomInput& in, const SonicHeadroomResult& r)
   out += line("MAC/PHY delay", "ASIC constant", in.mac_phy_delay);
   out += line("peer response",
               std::to_string(r.peer_response_quanta) + " quanta x 64 B" +
-                  (in.rate.count() == 400'000'000'000 ? " x 2 (400G)" : ""),
+                  (r.peer_response_doubled ? " x 2 (400G)" : ""),
               r.peer_response);
   out += line("propagation", "frame + cable + 2 gearbox + MAC/PHY + peer", r.propagation);
   out += line("xoff", "frame + propagation x occupancy", r.xoff);

@@ -105,6 +105,7 @@ struct SonicHeadroomResult {
   sim::Bytes bytes_on_cable;
   sim::Bytes bytes_on_gearbox;
   int64_t peer_response_quanta = 0;
+  bool peer_response_doubled = false;  // at 400G, as the SONiC plugins do
   sim::Bytes peer_response;
   sim::Bytes propagation;
   sim::Bytes xoff;
