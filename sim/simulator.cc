@@ -36,14 +36,48 @@ void check_failed(const char* file, int line, const char* cond, std::string_view
 
 const Simulator* Simulator::current() { return t_current; }
 
-void Simulator::schedule_at(Time t, EventHandler& handler, uint64_t tag) {
-  XOFF_CHECK(t >= now_, "event scheduled in the past: at " + std::to_string(t.count_ps()) +
-                            " ps, now " + std::to_string(now_.count_ps()) + " ps");
-  if (handler.handler_id_ == 0 && !handler.observer_) handler.handler_id_ = next_handler_id_++;
-  push(t, handler, tag);
+Simulator::EventId Simulator::schedule_at(Time t, EventHandler& handler, uint64_t tag) {
+  return schedule_at(t, handler, tag, reserve_key());
 }
 
-void Simulator::push(Time t, EventHandler& handler, uint64_t tag) {
+EventKey Simulator::reserve_key() {
+  const StreamId s = current_stream_;
+  if (s >= seq_.size()) seq_.resize(s + 1, 0);
+  return EventKey{s, seq_[s]++};
+}
+
+Simulator::EventId Simulator::schedule_at(Time t, EventHandler& handler, uint64_t tag,
+                                          EventKey key) {
+  XOFF_CHECK(t >= now_, "event scheduled in the past: at " + std::to_string(t.count_ps()) +
+                            " ps, now " + std::to_string(now_.count_ps()) + " ps");
+  // Beyond the horizon (75 minutes; runs are at most an hour): it can never
+  // run, so it is not kept (a timer a very long interval ahead).
+  if (t.count_ps() >= (int64_t{1} << kTimeBits)) {
+    ++beyond_horizon_;
+    return make_key(Time::zero(), key) >> kSlotBits;
+  }
+  const Key k = make_key(t, key);
+  if (!is_local(handler.stream_)) {
+    ++dropped_remote_;
+    return k >> kSlotBits;
+  }
+  push(k, handler, tag);
+  return k >> kSlotBits;
+}
+
+Simulator::Key Simulator::make_key(Time t, EventKey key) const {
+  return (static_cast<Key>(static_cast<uint64_t>(t.count_ps())) << kTimeShift) |
+         (static_cast<Key>(key.stream) << (kSeqBits + kSlotBits)) |
+         (static_cast<Key>(key.seq & ((uint64_t{1} << kSeqBits) - 1)) << kSlotBits);
+}
+
+void Simulator::set_local_streams(std::vector<bool> local) {
+  XOFF_CHECK(local.empty() || (!local.empty() && local[kSetupStream]),
+             "the set-up stream must be local to every process");
+  local_ = std::move(local);
+}
+
+void Simulator::push(Key k, EventHandler& handler, uint64_t tag) {
   uint32_t slot = 0;
   if (!free_slots_.empty()) {
     slot = free_slots_.back();
@@ -54,9 +88,7 @@ void Simulator::push(Time t, EventHandler& handler, uint64_t tag) {
     slot = static_cast<uint32_t>(slots_.size());
     slots_.push_back(Payload{&handler, tag});
   }
-  XOFF_CHECK(next_seq_ < (uint64_t{1} << kSeqBits), "more than 2^40 events scheduled in one run");
-  const uint64_t low = (next_seq_++ << kSlotBits) | slot;
-  heap_.push((static_cast<Key>(static_cast<uint64_t>(t.count_ps())) << 64) | low);
+  heap_.push(k | slot);
 }
 
 void Simulator::KeyHeap::grow() {
@@ -111,10 +143,13 @@ Simulator::Key Simulator::KeyHeap::pop() {
   return top;
 }
 
-void Simulator::fold(Time t, const Payload& p) {
-  uint64_t h = mix(fingerprint_, static_cast<uint64_t>(t.count_ps()));
-  h = mix(h, p.handler->handler_id_);
-  fingerprint_ = mix(h, p.tag);
+// One event's hash, added to the sum: order-free, so the sum over the events
+// of several processes is the sum over the events of one.
+void Simulator::fold(Time t, StreamId origin, const Payload& p) {
+  uint64_t h = mix(0xcbf29ce484222325ULL, static_cast<uint64_t>(t.count_ps()));
+  h = mix(h, (static_cast<uint64_t>(p.handler->stream_) << 32) | origin);
+  h = mix(h, p.tag);
+  fingerprint_ += mix(h, 0x94d049bb133111ebULL);
 }
 
 uint64_t Simulator::run_until(Time until) { return run_until(until, UINT64_MAX); }
@@ -140,13 +175,21 @@ uint64_t Simulator::run_until(Time until, uint64_t max_events) {
       const Payload& next = slots_[key_slot(heap_.top())];
       next.handler->prefetch(next.tag);
     }
+    // Two events with the same (time, stream, sequence) would run in slot
+    // order, which is not a function of the run: only possible after 2^34
+    // schedules of one stream with the first still pending.
+    XOFF_CHECK((k >> kSlotBits) != (last_key_ >> kSlotBits) || events_ == 0,
+               "two pending events with the same key (a stream wrapped its 2^34 sequence)");
+    last_key_ = k;
     now_ = key_time(k);
     ++events_;
-    if (!e.handler->observer_) fold(now_, e);
+    if (!e.handler->observer_) fold(now_, key_stream(k), e);
     if (profiling_) [[unlikely]]
       ++profile_[e.handler->event_kind(e.tag)];
+    current_stream_ = e.handler->stream_;
     e.handler->handle_event(e.tag);
   }
+  current_stream_ = kSetupStream;
   // Reached `until` (not stopped, not cut by max_events): time moves there.
   const bool reached = heap_.empty() || key_time(heap_.top()) > until;
   if (!stopped_ && reached && until > now_ && until != Time::max()) now_ = until;

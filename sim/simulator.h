@@ -1,17 +1,28 @@
 #pragma once
 // The event core: one clock, one queue of pending events, one loop.
 //
-// Events are small POD entries (time, sequence, handler, tag) in a 4-ary heap,
-// ordered by (time, sequence): equal times run in the order they were scheduled,
-// so a run is a pure function of its inputs. Nothing is allocated per event and
-// there is no std::function: a component derives from EventHandler and is told
-// the 64-bit tag it scheduled with. Cancellation is by the handler ignoring stale
-// tags (see Timer), never by scanning the queue.
+// Events are small POD entries (time, origin, handler, tag) in a 4-ary heap.
+// Nothing is allocated per event and there is no std::function: a component
+// derives from EventHandler and is told the 64-bit tag it scheduled with.
+// Cancellation is by the handler ignoring stale tags (see Timer), never by
+// scanning the queue.
 //
-// Every executed event folds (time, handler id, tag) into a 64-bit fingerprint
-// (OMNeT++): two runs that did the same things in the same order have the same
-// fingerprint. Handler ids are given out in first-schedule order, so they do not
-// depend on memory addresses.
+// Order. Every handler belongs to a stream (a logical process: one node of the
+// model, or the setup stream 0 for what the run's set-up and its global
+// drivers schedule). An event runs "as" its handler's stream, and every event
+// it schedules is keyed (time, that stream, that stream's own schedule count).
+// Events run in key order: by time, then by the stream that scheduled them,
+// then in the order that stream scheduled them. No global counter takes part,
+// so the order of the events of a set of streams depends only on those
+// streams and on what reaches them, never on which other streams share the
+// queue: the same run split across processes (xoff-mpi, each owning some
+// streams) executes every event in the same order as one process. Events
+// scheduled from the same stream at the same time run in schedule order.
+//
+// Every executed event adds a hash of (time, its stream, the stream that
+// scheduled it, tag) to a 64-bit fingerprint (OMNeT++'s idea, made a sum so
+// that the fingerprints of parts of a run add up to the whole run's): two runs
+// that did the same things have the same fingerprint.
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -24,6 +35,23 @@
 namespace xoff::sim {
 
 class Simulator;
+
+// A stream (logical process): 0 is the set-up stream; the model numbers its
+// nodes from 1; observers (samplers, detectors) share the last one, so at
+// equal times they run after everything the model scheduled.
+using StreamId = uint32_t;
+inline constexpr int kStreamBits = 18;
+inline constexpr StreamId kSetupStream = 0;
+inline constexpr StreamId kObserverStream = (StreamId{1} << kStreamBits) - 1;
+
+// Where an event came from: the stream that scheduled it and that stream's
+// count at the time. Together with the event's time it is the event's place
+// in the order. Reserved ahead with Simulator::reserve_key() when the event is
+// scheduled later than the decision that fixes it (a frame's arrival).
+struct EventKey {
+  StreamId stream = 0;
+  uint64_t seq = 0;
+};
 
 class EventHandler {
  public:
@@ -43,18 +71,25 @@ class EventHandler {
   // packet a port is about to deliver). A hint only: it must not change state.
   virtual void prefetch(uint64_t tag) const { (void)tag; }
   bool observer() const { return observer_; }
+  StreamId stream() const { return stream_; }
+  // The stream this handler's events run as (default: the set-up stream).
+  void set_stream(StreamId s) { stream_ = s; }
 
  protected:
   ~EventHandler() = default;
   // An observer (a sampler, a detector) only reads the model: its events are
-  // left out of the fingerprint and it takes no handler id, so turning
+  // left out of the fingerprint and run on the observer stream, so turning
   // monitoring on or off, or changing how often it samples, leaves the
-  // fingerprint of the physics unchanged. Call before its first event.
-  void mark_observer() { observer_ = true; }
+  // physics, its order and its fingerprint unchanged. Call before its first
+  // event.
+  void mark_observer() {
+    observer_ = true;
+    stream_ = kObserverStream;
+  }
 
  private:
   friend class Simulator;
-  uint32_t handler_id_ = 0;  // 0 = not yet given one
+  StreamId stream_ = kSetupStream;
   bool observer_ = false;
 };
 
@@ -66,11 +101,34 @@ class Simulator {
 
   Time now() const { return now_; }
 
+  // An event's identity: its place in the order, (time, origin stream,
+  // origin sequence), the same in every process of a partitioned run.
+  using EventId = UInt128;
   // Schedules handler.handle_event(tag) at `t`. `t` before now() is a bug.
-  void schedule_at(Time t, EventHandler& handler, uint64_t tag = 0);
-  void schedule_in(Duration d, EventHandler& handler, uint64_t tag = 0) {
-    schedule_at(now_ + d, handler, tag);
+  EventId schedule_at(Time t, EventHandler& handler, uint64_t tag = 0);
+  EventId schedule_in(Duration d, EventHandler& handler, uint64_t tag = 0) {
+    return schedule_at(now_ + d, handler, tag);
   }
+  // The key the next schedule of the current stream would get, taken now: an
+  // event whose place in the order is decided before it is scheduled (a frame
+  // whose arrival is queued behind others) is scheduled later with it.
+  EventKey reserve_key();
+  // Schedules with a key from reserve_key() (here or, for a frame that crossed
+  // to another process, where it was sent).
+  EventId schedule_at(Time t, EventHandler& handler, uint64_t tag, EventKey key);
+  // The stream of the event running now (the set-up stream outside events).
+  StreamId current_stream() const { return current_stream_; }
+  // The id of the event running now (a Timer tells its live entry from stale
+  // ones by it).
+  EventId current_event_id() const { return last_key_ >> kSlotBits; }
+
+  // Partitioned runs: only events of streams marked here are kept; a schedule
+  // onto any other stream's handler takes its key and is dropped (another
+  // process runs it). Empty (the default) keeps all. The set-up stream must be
+  // kept: every process runs the set-up and the global drivers.
+  void set_local_streams(std::vector<bool> local);
+  bool is_local(StreamId s) const { return local_.empty() || (s < local_.size() && local_[s]); }
+  uint64_t dropped_remote() const { return dropped_remote_; }
 
   // Runs events with time <= `until`, then sets the clock to `until` (unless
   // stopped early). Returns the number of events run by this call.
@@ -86,6 +144,9 @@ class Simulator {
   bool stopped() const { return stopped_; }
 
   uint64_t events_executed() const { return events_; }
+  // The sum of the executed events' hashes (see above): the fingerprints of
+  // the processes of a partitioned run add up (mod 2^64) to the one-process
+  // run's.
   uint64_t fingerprint() const { return fingerprint_; }
   size_t pending() const { return heap_.size(); }
   // Time of the next pending event, or Time::max() when idle.
@@ -106,11 +167,15 @@ class Simulator {
   static const Simulator* current();
 
  private:
-  // A pending event is a 16-byte key in the heap plus its (handler, tag) in a
-  // slot table: key = time (64 bits) | sequence (40 bits) | slot (24 bits).
-  // Ordered by the key, i.e. by (time, sequence); the slot only says where
-  // the payload is. Sift-down moves keys only, and four children are exactly
-  // one 64-byte cache line (the heap array is offset so that every group of
+  // A pending event is a 16-byte key in the heap plus its (handler, tag,
+  // origin stream) in a slot table: key = time (52 bits) | origin stream (18)
+  // | origin sequence (34) | slot (24). Ordered by the key, i.e. by (time,
+  // stream, sequence); the slot only says where the payload is. 52 bits of
+  // picoseconds are 75 minutes of simulated time (an event scheduled later is
+  // not kept: it could never run, runs being at most an hour); a stream's sequence is
+  // taken modulo 2^34, and two pending events of one stream with the same
+  // time 2^34 schedules apart (which would tie) abort the run. Sift-down moves keys only, and four
+  // children are exactly one 64-byte cache line (the heap array is offset so that every group of
   // siblings is line-aligned): a 4-ary heap of 32-byte entries touched two
   // or three lines per level, and on a 1,024-host fabric (10^4 pending
   // events, beyond L2) those misses were a quarter of the run.
@@ -120,8 +185,13 @@ class Simulator {
     uint64_t tag;
   };
   static constexpr int kSlotBits = 24;
-  static constexpr int kSeqBits = 64 - kSlotBits;
-  static Time key_time(Key k) { return Time::from_ps(static_cast<int64_t>(k >> 64)); }
+  static constexpr int kSeqBits = 34;
+  static constexpr int kTimeBits = 128 - kSlotBits - kSeqBits - kStreamBits;  // 52
+  static constexpr int kTimeShift = 128 - kTimeBits;
+  static Time key_time(Key k) { return Time::from_ps(static_cast<int64_t>(k >> kTimeShift)); }
+  static StreamId key_stream(Key k) {
+    return static_cast<StreamId>(k >> (kSlotBits + kSeqBits)) & kObserverStream;
+  }
   static uint32_t key_slot(Key k) {
     return static_cast<uint32_t>(static_cast<uint64_t>(k) & ((1u << kSlotBits) - 1));
   }
@@ -146,17 +216,22 @@ class Simulator {
     size_t capacity_ = 0;
   };
 
-  void push(Time t, EventHandler& handler, uint64_t tag);
-  void fold(Time t, const Payload& p);
+  Key make_key(Time t, EventKey key) const;
+  void push(Key k, EventHandler& handler, uint64_t tag);
+  void fold(Time t, StreamId origin, const Payload& p);
 
   KeyHeap heap_;
   std::vector<Payload> slots_;        // by slot
   std::vector<uint32_t> free_slots_;  // LIFO: a freed slot is reused while warm
   Time now_ = Time::zero();
-  uint64_t next_seq_ = 0;
+  std::vector<uint64_t> seq_;  // by stream: schedules so far
+  std::vector<bool> local_;    // by stream; empty = all local
+  StreamId current_stream_ = kSetupStream;
   uint64_t events_ = 0;
-  uint64_t fingerprint_ = 0xcbf29ce484222325ULL;
-  uint32_t next_handler_id_ = 1;
+  uint64_t fingerprint_ = 0;
+  uint64_t dropped_remote_ = 0;
+  uint64_t beyond_horizon_ = 0;
+  Key last_key_ = 0;  // of the event run last (the tie check)
   bool stopped_ = false;
   bool profiling_ = false;
   std::unordered_map<const char*, uint64_t> profile_;  // by literal address

@@ -2,10 +2,14 @@
 // A re-armable timer owned by a component as a member (PFC pause expiry, DCQCN
 // alpha/rate timers, TCP RTO).
 //
-// Arming pushes one queue entry tagged with a generation number; re-arming or
-// cancelling bumps the generation, so the old entry is skipped when it pops.
+// Arming pushes one queue entry and remembers its event id; re-arming or
+// cancelling forgets it, so an old entry is skipped when it pops. The entry's
+// tag is the timer's kind, so its hash in the fingerprint does not depend on
+// how often the timer was re-armed before (nor on which process arms it).
 // Cancel and re-arm are O(1) plus one heap push; nothing is scanned or freed.
 // When it fires, the owner's handle_event() is called with the timer's `kind`.
+// It runs as its owner's stream unless given another (run_as: the arrival of a
+// frame is an event of the node it arrives at).
 #include <cstdint>
 
 #include "sim/simulator.h"
@@ -18,40 +22,56 @@ class Timer final : public EventHandler {
       : sim_(sim), owner_(owner), kind_(kind) {}
 
   void arm_at(Time t) {
-    if (owner_.observer()) mark_observer();  // an observer's timer observes too
-    ++gen_;
-    armed_ = true;
-    expiry_ = t;
-    sim_.schedule_at(t, *this, gen_);
+    prepare(t);
+    id_ = sim_.schedule_at(t, *this, kind_);
+  }
+  // With a key reserved earlier (Simulator::reserve_key).
+  void arm_at(Time t, EventKey key) {
+    prepare(t);
+    id_ = sim_.schedule_at(t, *this, kind_, key);
+  }
+  void run_as(StreamId s) {
+    set_stream(s);
+    own_stream_ = true;
   }
   void arm_in(Duration d) { arm_at(sim_.now() + d); }
-  void cancel() {
-    ++gen_;
-    armed_ = false;
-  }
+  void cancel() { armed_ = false; }
   bool armed() const { return armed_; }
   Time expiry() const { return expiry_; }
 
-  const char* event_kind(uint64_t gen) const override {
-    if (!armed_ || gen != gen_) return "timer: stale entry (cancelled or re-armed)";
+  const char* event_kind(uint64_t) const override {
+    if (!live()) return "timer: stale entry (cancelled or re-armed)";
     return owner_.event_kind(kind_);
   }
-  void prefetch(uint64_t gen) const override {
-    if (armed_ && gen == gen_) owner_.prefetch(kind_);
+  // For the next event, not the running one: a stale entry prefetches in vain.
+  void prefetch(uint64_t) const override {
+    if (armed_) owner_.prefetch(kind_);
   }
-  void handle_event(uint64_t gen) override {
-    if (!armed_ || gen != gen_) return;  // stale: cancelled or re-armed since
+  void handle_event(uint64_t) override {
+    if (!live()) return;  // stale: cancelled or re-armed since
     armed_ = false;
     owner_.handle_event(kind_);
   }
 
  private:
+  bool live() const { return armed_ && sim_.current_event_id() == id_; }
+  void prepare(Time t) {
+    if (owner_.observer()) {
+      mark_observer();  // an observer's timer observes too
+    } else if (!own_stream_) {
+      set_stream(owner_.stream());
+    }
+    armed_ = true;
+    expiry_ = t;
+  }
+
   Simulator& sim_;
   EventHandler& owner_;
   uint64_t kind_;
-  uint64_t gen_ = 0;
+  Simulator::EventId id_ = 0;
   Time expiry_ = Time::zero();
   bool armed_ = false;
+  bool own_stream_ = false;
 };
 
 }  // namespace xoff::sim

@@ -22,7 +22,9 @@ void read_scenario_section(TableReader r, ScenarioConfig& s) {
   s.description = r.optional<std::string>("description", "");
   s.variant = r.optional<std::string>("variant", "");  // merged by config::load_file
   s.seed = static_cast<uint64_t>(r.optional<int64_t>("seed", 1, {.min = 0}));
-  s.duration = r.required<sim::Duration>("duration", {.min = sim::Duration::ns(1)});
+  // The event core keys time in 52 bits of picoseconds (sim/simulator.h).
+  s.duration = r.required<sim::Duration>(
+      "duration", {.min = sim::Duration::ns(1), .max = sim::Duration::s(3600)});
   s.stop_when_done = r.optional<bool>("stop_when_done", true);
   s.drain =
       r.optional<sim::Duration>("drain", sim::Duration::us(100), {.min = sim::Duration::zero()});

@@ -9,6 +9,7 @@ namespace xoff::models {
 
 ReceivePipeline::ReceivePipeline(Host& host, const SlowReceiverConfig& cfg)
     : host_(host), cfg_(cfg), refresh_(host.network().sim(), *this, kRefresh) {
+  set_stream(host.sim_stream());
   XOFF_CHECK(cfg.rate.count() > 0, "slow receiver rate must be positive");
   XOFF_CHECK(cfg.xon <= cfg.xoff, "slow receiver: xon above xoff");
 }

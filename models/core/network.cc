@@ -52,7 +52,11 @@ void Network::set_link_up(uint32_t link, bool up) {
 
 Packet& Network::make_packet(sim::Bytes size) {
   Packet& p = pool_.acquire();
-  p.id = next_packet_id_++;
+  // Numbered per stream (the node making it), so that an id does not depend
+  // on what other nodes did, nor on which process runs them.
+  const sim::StreamId s = sim_.current_stream();
+  if (s >= packet_seq_.size()) packet_seq_.resize(s + 1, 0);
+  p.id = (static_cast<uint64_t>(s) << 40) | ++packet_seq_[s];
   p.size = size;
   p.ttl = default_ttl_;
   p.created = sim_.now();

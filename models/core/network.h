@@ -115,7 +115,7 @@ class Network {
   std::vector<NodeDrops> node_drops_;
   std::vector<Host*> hosts_;
   std::vector<EgressPort*> paused_ports_;
-  uint64_t next_packet_id_ = 1;
+  std::vector<uint64_t> packet_seq_;  // packets made so far, by stream
 };
 
 }  // namespace xoff::models

@@ -9,6 +9,7 @@
 #include "models/core/packet.h"
 #include "models/core/port.h"
 #include "models/monitor/recorder.h"
+#include "sim/simulator.h"
 
 namespace xoff::models {
 
@@ -41,6 +42,9 @@ class Node {
   virtual void report_counters(Recorder& r) const { (void)r; }
 
   NodeId id() const { return id_; }
+  // The event stream of everything this node does (its ports, timers and
+  // transports): node id + 1, the set-up stream being 0 (sim/simulator.h).
+  sim::StreamId sim_stream() const { return id_.value() + 1; }
   const std::string& name() const { return name_; }
   size_t num_ports() const { return ports_.size(); }
   EgressPort& port(PortIndex i) { return *ports_[i.value()]; }

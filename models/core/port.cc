@@ -22,6 +22,8 @@ EgressPort::EgressPort(Network& net, Node& owner, PortIndex index, sim::BitsPerS
       pause_timer_(net.sim(), *this, kApplyPause),
       arrive_timer_(net.sim(), *this, kArrive) {
   XOFF_CHECK(rate.count() > 0, "port rate must be positive");
+  set_stream(owner.sim_stream());
+  arrive_timer_.run_as(peer.sim_stream());  // an arrival is the peer's event
 }
 
 void EgressPort::set_scheduler(const SchedulerConfig& c) {
@@ -163,9 +165,14 @@ void EgressPort::on_tx_done() {
   tx_ = nullptr;
   busy_ = false;
   if (p != nullptr) {  // null when the link failed mid-frame
-    if (!arrive_timer_.armed()) arrive_timer_.arm_in(delay_);
+    // The arrival's place in the order is fixed now, by the sender, whether
+    // its event is scheduled now (the link was empty) or when the frame
+    // ahead of it arrives: so the receiving side can schedule it with the
+    // same key when it runs in another process.
+    const InFlight f{sim_.now() + delay_, p, sim_.reserve_key()};
+    if (!arrive_timer_.armed()) arrive_timer_.arm_at(f.arrival, f.key);
     if (flight_.empty()) next_arrival_ = p;
-    flight_.push_back(InFlight{sim_.now() + delay_, p});
+    flight_.push_back(f);
   }
   try_send();
   if (!busy_) owner_.on_port_idle(index_);
@@ -178,7 +185,7 @@ void EgressPort::on_arrive() {
     peer_.receive(*p, peer_port_);
   }
   next_arrival_ = flight_.empty() ? nullptr : flight_.front().pkt;
-  if (!flight_.empty()) arrive_timer_.arm_at(flight_.front().arrival);
+  if (!flight_.empty()) arrive_timer_.arm_at(flight_.front().arrival, flight_.front().key);
 }
 
 void EgressPort::receive_pause(const Packet& pause) {

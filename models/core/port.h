@@ -127,6 +127,7 @@ class EgressPort final : public sim::EventHandler {
   struct InFlight {
     sim::Time arrival;
     Packet* pkt;
+    sim::EventKey key;  // of its arrival event, fixed when its last bit left
   };
   struct PendingPause {
     sim::Time apply_at;

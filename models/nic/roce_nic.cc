@@ -25,6 +25,7 @@ RoceNic::RoceNic(Host& host, const RoceConfig& config, FlowListener* listener)
       cfg_(config),
       listener_(listener),
       pacer_(host.network().sim(), *this, kPaceTag) {
+  set_stream(host.sim_stream());
   XOFF_CHECK(cfg_.mtu.count() > 0, "RoCE MTU must be positive");
   XOFF_CHECK(cfg_.ack_every >= 1, "RoCE ack_every must be at least 1");
   XOFF_CHECK(cfg_.ack_tc < kNumClasses && cfg_.cnp_tc >= 0 && cfg_.cnp_tc < kNumClasses,

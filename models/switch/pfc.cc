@@ -5,6 +5,7 @@ namespace xoff::models {
 PfcGenerator::PfcGenerator(Network& net, Node& sw, Mmu& mmu, const PfcConfig& cfg,
                            const ClassificationConfig& cls)
     : net_(net), sw_(sw), mmu_(mmu), cfg_(cfg), log_(sim::logger("pfc")) {
+  set_stream(sw.sim_stream());
   for (int tc = 0; tc < kNumClasses; ++tc) {
     pg_mask_[cls.tc_to_pg[tc]] = static_cast<uint8_t>(pg_mask_[cls.tc_to_pg[tc]] | (1u << tc));
   }

@@ -24,7 +24,9 @@ Switch::Switch(Network& net, NodeId id, std::string name, const SwitchConfig& cf
       pfc_(net, *this, mmu_, cfg.pfc, cfg.classification),
       watchdog_(net, *this, cfg.watchdog, lossless_mask_, cfg.seed),
       ecn_(cfg.ecn, cfg.seed, this->name()),
-      route_timer_(net.sim(), *this, 0) {}
+      route_timer_(net.sim(), *this, 0) {
+  set_stream(sim_stream());
+}
 
 void Switch::on_port_added(EgressPort& p) {
   host_port_.push_back(dynamic_cast<const Host*>(&p.peer()) != nullptr);

@@ -14,6 +14,7 @@ PfcWatchdog::PfcWatchdog(Network& net, Node& sw, const WatchdogConfig& cfg, uint
       lossless_mask_(lossless_mask),
       poll_timer_(net.sim(), *this, 0),
       log_(sim::logger("pfcwd")) {
+  set_stream(sw.sim_stream());
   if (cfg_.random_phase && cfg_.poll_interval.count_ps() > 0) {
     sim::Rng rng(seed, "watchdog/" + sw.name());
     phase_ = sim::Duration::ps(static_cast<int64_t>(

@@ -22,6 +22,7 @@ TcpStack::TcpStack(Host& host, const TcpConfig& cfg, FlowListener* listener)
       sim_(host.network().sim()),
       cfg_(cfg),
       listener_(listener) {
+  set_stream(host.sim_stream());
   XOFF_CHECK(cfg.mss.count() > 0 && cfg.initial_window >= 1,
              "TCP needs mss > 0, initial_window >= 1");
   XOFF_CHECK(cfg.dupack_threshold >= 1 && cfg.delayed_ack_segments >= 1, "TCP thresholds >= 1");
