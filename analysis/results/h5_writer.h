@@ -48,6 +48,8 @@ class H5Recorder final : public models::Recorder {
 
   // Everything recorded so far (the app summarises from it without re-reading).
   const RunData& data() const { return data_; }
+  // canonical_order() on what was recorded (before data() is read or written).
+  void canonicalize() { canonical_order(data_); }
 
  private:
   RunData data_;

@@ -1,8 +1,20 @@
 #include "analysis/results/run_data.h"
 
+#include <algorithm>
+
 #include "analysis/results/schema.h"
 
 namespace xoff::analysis {
+
+void canonical_order(RunData& d) {
+  std::stable_sort(d.flows.begin(), d.flows.end(),
+                   [](const auto& a, const auto& b) { return a.flow_id < b.flow_id; });
+  const auto by_time_node = [](const auto& a, const auto& b) {
+    return a.time != b.time ? a.time < b.time : a.node < b.node;
+  };
+  std::stable_sort(d.pfc_events.begin(), d.pfc_events.end(), by_time_node);
+  std::stable_sort(d.watchdog_events.begin(), d.watchdog_events.end(), by_time_node);
+}
 
 std::string format_deadlock_members(const std::vector<models::DeadlockMember>& members) {
   std::string out;

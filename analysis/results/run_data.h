@@ -84,6 +84,13 @@ struct RunData {
 
 // "node:port:tc -> node:port:tc -> ..." in cycle order (the /events/deadlock members
 // column).
+// Puts the event-ordered tables in the order a results file keeps them, which
+// does not depend on how a run interleaved its nodes' events (nor on how many
+// processes ran it): flows by flow id; PFC and watchdog events by time, then
+// node name, each node's events at one instant in the order it had them.
+// Counter tables are already in topology order; series in declaration order.
+void canonical_order(RunData& d);
+
 std::string format_deadlock_members(const std::vector<models::DeadlockMember>& members);
 
 }  // namespace xoff::analysis

@@ -201,6 +201,7 @@ RunOutcome run_scenario(const RunArgs& a) {
   w.net().report_counters();
   w.traffic().report_unfinished();
   set_topology(rec, cfg.topology, &w.net());  // links as the run left them
+  rec.canonicalize();
   w.net().check_conservation();
 
   analysis::RunMetadata meta;

@@ -89,14 +89,30 @@ int64_t Network::drops_at(NodeId n, DropReason r) const {
 
 void Network::register_host(Host& h) { hosts_.push_back(&h); }
 
+void Network::export_packet(Packet& p) {
+  ++ledger_.exported_packets;
+  ledger_.exported_bytes += p.size.count();
+  pool_.release(p);
+}
+
+Packet& Network::import_packet(const Packet& copy) {
+  Packet& p = pool_.acquire();
+  p = copy;
+  ++ledger_.imported_packets;
+  ledger_.imported_bytes += copy.size.count();
+  return p;
+}
+
 void Network::check_conservation() const {
   const int64_t live = static_cast<int64_t>(pool_.live());
-  const int64_t accounted = ledger_.consumed_packets + ledger_.total_dropped_packets() + live;
-  XOFF_CHECK(ledger_.created_packets == accounted,
+  const int64_t accounted =
+      ledger_.consumed_packets + ledger_.total_dropped_packets() + ledger_.exported_packets + live;
+  XOFF_CHECK(ledger_.created_packets + ledger_.imported_packets == accounted,
              "packet conservation: created " + std::to_string(ledger_.created_packets) +
-                 " != consumed " + std::to_string(ledger_.consumed_packets) + " + dropped " +
-                 std::to_string(ledger_.total_dropped_packets()) + " + live " +
-                 std::to_string(live));
+                 " + imported " + std::to_string(ledger_.imported_packets) + " != consumed " +
+                 std::to_string(ledger_.consumed_packets) + " + dropped " +
+                 std::to_string(ledger_.total_dropped_packets()) + " + exported " +
+                 std::to_string(ledger_.exported_packets) + " + live " + std::to_string(live));
   int64_t held_bytes = 0;
   size_t held_packets = 0;
   for (const auto& n : nodes_) {
@@ -111,11 +127,13 @@ void Network::check_conservation() const {
   XOFF_CHECK(held_packets == pool_.live(), "packet conservation: " + std::to_string(pool_.live()) +
                                                " live packets but ports hold " +
                                                std::to_string(held_packets));
-  const int64_t bytes_left =
-      ledger_.created_bytes - ledger_.consumed_bytes - ledger_.total_dropped_bytes();
+  const int64_t bytes_left = ledger_.created_bytes + ledger_.imported_bytes -
+                             ledger_.consumed_bytes - ledger_.total_dropped_bytes() -
+                             ledger_.exported_bytes;
   XOFF_CHECK(bytes_left == held_bytes,
-             "byte conservation: created - consumed - dropped = " + std::to_string(bytes_left) +
-                 " B but ports hold " + std::to_string(held_bytes) + " B");
+             "byte conservation: created + imported - consumed - dropped - exported = " +
+                 std::to_string(bytes_left) + " B but ports hold " + std::to_string(held_bytes) +
+                 " B");
 }
 
 void Network::report_counters() {

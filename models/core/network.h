@@ -27,6 +27,12 @@ struct Ledger {
   int64_t consumed_bytes = 0;
   std::array<int64_t, static_cast<size_t>(DropReason::kCount)> dropped_packets{};
   std::array<int64_t, static_cast<size_t>(DropReason::kCount)> dropped_bytes{};
+  // Frames handed to, or taken from, another part of a partitioned run (a
+  // link whose ends are simulated elsewhere); 0 in one process.
+  int64_t exported_packets = 0;
+  int64_t exported_bytes = 0;
+  int64_t imported_packets = 0;
+  int64_t imported_bytes = 0;
   int64_t total_dropped_packets() const;
   int64_t total_dropped_bytes() const;
 };
@@ -82,6 +88,11 @@ class Network {
   Packet& make_packet(sim::Bytes size);
   void consume(Packet& p);
   void drop(Packet& p, DropReason why, const Node& where);
+  // A frame leaves this part of a partitioned run (its copy travels to where
+  // the link's far end is simulated): released here, counted as exported.
+  void export_packet(Packet& p);
+  // A frame from another part: a packet of this pool with its fields.
+  Packet& import_packet(const Packet& copy);
   const Ledger& ledger() const { return ledger_; }
   // Drop counts per (node, reason).
   int64_t drops_at(NodeId n, DropReason r) const;

@@ -170,9 +170,13 @@ void EgressPort::on_tx_done() {
     // ahead of it arrives: so the receiving side can schedule it with the
     // same key when it runs in another process.
     const InFlight f{sim_.now() + delay_, p, sim_.reserve_key()};
-    if (!arrive_timer_.armed()) arrive_timer_.arm_at(f.arrival, f.key);
-    if (flight_.empty()) next_arrival_ = p;
-    flight_.push_back(f);
+    if (exit_ != nullptr) {
+      exit_->frame_left(*this, *p, f.arrival, f.key);
+    } else {
+      if (!arrive_timer_.armed()) arrive_timer_.arm_at(f.arrival, f.key);
+      if (flight_.empty()) next_arrival_ = p;
+      flight_.push_back(f);
+    }
   }
   try_send();
   if (!busy_) owner_.on_port_idle(index_);
@@ -186,6 +190,16 @@ void EgressPort::on_arrive() {
   }
   next_arrival_ = flight_.empty() ? nullptr : flight_.front().pkt;
   if (!flight_.empty()) arrive_timer_.arm_at(flight_.front().arrival, flight_.front().key);
+}
+
+void EgressPort::inject_arrival(Packet& p, sim::Time arrival, sim::EventKey key) {
+  if (!up_ || last_down_ >= arrival - delay_) {  // as drop_all_in_flight would have
+    net_.drop(p, DropReason::kLinkDown, owner_);
+    return;
+  }
+  if (!arrive_timer_.armed()) arrive_timer_.arm_at(arrival, key);
+  if (flight_.empty()) next_arrival_ = &p;
+  flight_.push_back(InFlight{arrival, &p, key});
 }
 
 void EgressPort::receive_pause(const Packet& pause) {
@@ -332,6 +346,7 @@ void EgressPort::set_link_up(bool up) {
     kick();
     return;
   }
+  last_down_ = sim_.now();
   while (!pending_pauses_.empty()) pending_pauses_.pop_front();
   pause_timer_.cancel();
   for (int tc = 0; tc < kNumClasses; ++tc) {

@@ -56,6 +56,16 @@ class PacketTap {
   virtual void on_transmit(const EgressPort& port, const Packet& p, sim::Time start) = 0;
 };
 
+// Where a frame goes when its last bit has left, instead of propagating to a
+// peer simulated here: the peer is simulated in another part of a partitioned
+// run (app/mpi). Takes the packet; `arrival` and `key` are its arrival's time
+// and place in the order, for EgressPort::inject_arrival at the far end.
+class FrameExit {
+ public:
+  virtual ~FrameExit() = default;
+  virtual void frame_left(EgressPort& port, Packet& p, sim::Time arrival, sim::EventKey key) = 0;
+};
+
 class EgressPort final : public sim::EventHandler {
  public:
   EgressPort(Network& net, Node& owner, PortIndex index, sim::BitsPerSecond rate,
@@ -108,6 +118,14 @@ class EgressPort final : public sim::EventHandler {
   void set_pause_watched(bool w) { pause_watched_ = w; }
   // A capture of what this port transmits, or null (off).
   void set_tap(PacketTap* t) { tap_ = t; }
+  // Frames leave through `e` instead of propagating here (null: here).
+  void set_exit(FrameExit* e) { exit_ = e; }
+  // The far end of a partitioned link: a frame that left this port in another
+  // part, propagating to the peer (simulated here), which receives it at
+  // `arrival`, ordered by `key`, exactly as if it had left here. Frames of one
+  // port are injected in the order they left. A frame that left before the
+  // link last went down is dropped (link_down), as the ones propagating then were.
+  void inject_arrival(Packet& p, sim::Time arrival, sim::EventKey key);
   // Closes open pause intervals into paused_time (call at the end of a run).
   void finalize_counters();
 
@@ -185,6 +203,8 @@ class EgressPort final : public sim::EventHandler {
   bool up_ = true;
   bool pause_watched_ = false;
   PacketTap* tap_ = nullptr;
+  FrameExit* exit_ = nullptr;
+  sim::Time last_down_ = sim::Time::zero() - sim::Duration::ps(1);  // never yet
   Ring<InFlight> flight_;  // propagating towards the peer, in arrival order
   PortCounters counters_;
 };

@@ -61,7 +61,8 @@ std::vector<DeadlockDetector::Vertex> DeadlockDetector::stuck_queues() {
       if (p->paused_until(tc) > now) any_paused = true;
       if (!((cfg_.class_mask >> tc) & 1) || !p->paused(tc) || p->queued_bytes(tc) == 0) continue;
       if (now - p->last_dequeue(tc) < cfg_.window) continue;
-      out.push_back(Vertex{p->owner().id(), p->index(), tc});
+      out.push_back(Vertex{p->owner().id().value(), p->index().value(), static_cast<uint8_t>(tc),
+                           p->peer().id().value(), p->queued_bytes(tc), p->last_dequeue(tc)});
     }
     if (any_paused) {
       watched_[keep++] = p;
@@ -70,9 +71,10 @@ std::vector<DeadlockDetector::Vertex> DeadlockDetector::stuck_queues() {
     }
   }
   watched_.resize(keep);
+  if (exchange_ != nullptr) out = exchange_->exchange(std::move(out));
   std::sort(out.begin(), out.end(), [](const Vertex& a, const Vertex& b) {
-    if (a.node != b.node) return a.node.value() < b.node.value();
-    if (a.port != b.port) return a.port.value() < b.port.value();
+    if (a.node != b.node) return a.node < b.node;
+    if (a.port != b.port) return a.port < b.port;
     return a.tc < b.tc;
   });
   return out;
@@ -84,14 +86,13 @@ std::vector<std::vector<int>> DeadlockDetector::find_cycles(const std::vector<Ve
   // Edges a -> every vertex of class tc(a) at a's peer, in ascending index:
   // vertices grouped by (node, class), found by binary search.
   Graph g(v.size());
-  const auto key = [&](size_t i) { return std::pair(v[i].node.value(), v[i].tc); };
+  const auto key = [&](size_t i) { return std::pair(v[i].node, v[i].tc); };
   std::vector<size_t> by_key(v.size());
   for (size_t i = 0; i < v.size(); ++i) by_key[i] = i;
   std::stable_sort(by_key.begin(), by_key.end(),
                    [&](size_t x, size_t y) { return key(x) < key(y); });
   for (size_t a = 0; a < v.size(); ++a) {
-    const EgressPort& pa = net_.node(v[a].node).port(v[a].port);
-    const auto want = std::pair(pa.peer().id().value(), v[a].tc);
+    const auto want = std::pair(v[a].peer, v[a].tc);
     auto it = std::lower_bound(by_key.begin(), by_key.end(), want,
                                [&](size_t i, const auto& w) { return key(i) < w; });
     for (; it != by_key.end() && key(*it) == want; ++it) boost::add_edge(a, *it, g);
@@ -117,10 +118,8 @@ DeadlockRecord DeadlockDetector::make_record(const std::vector<Vertex>& v,
   r.detected = net_.sim().now();
   r.formed = sim::Time::zero();
   for (int i : cycle) {
-    const EgressPort& p = net_.node(v[i].node).port(v[i].port);
-    DeadlockMember m{net_.node(v[i].node).name(), v[i].port.value(), static_cast<uint8_t>(v[i].tc),
-                     p.queued_bytes(v[i].tc)};
-    r.formed = std::max(r.formed, p.last_dequeue(v[i].tc));
+    DeadlockMember m{net_.node(NodeId(v[i].node)).name(), v[i].port, v[i].tc, v[i].queued_bytes};
+    r.formed = std::max(r.formed, v[i].last_dequeue);
     r.stuck_bytes += m.queued_bytes;
     r.members.push_back(std::move(m));
   }
@@ -136,7 +135,7 @@ std::vector<DeadlockRecord> DeadlockDetector::scan() {
   for (const auto& cycle : v.size() < 2 ? std::vector<std::vector<int>>{} : find_cycles(v)) {
     std::vector<std::string> keys;
     for (int i : cycle) {
-      keys.push_back(net_.node(v[i].node).name() + ":" + std::to_string(v[i].port.value()) + ":" +
+      keys.push_back(net_.node(NodeId(v[i].node)).name() + ":" + std::to_string(v[i].port) + ":" +
                      std::to_string(v[i].tc));
     }
     std::sort(keys.begin(), keys.end());

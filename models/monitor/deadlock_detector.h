@@ -36,10 +36,31 @@ struct DeadlockDetectorConfig {
   uint8_t class_mask = 0xFF;                      // classes to watch
 };
 
+// A queue that is paused, holds bytes and has not dequeued for the window: a
+// vertex of the wait-for graph, with what the graph and the record need.
+struct StuckQueue {
+  uint32_t node = 0;  // NodeId value
+  uint16_t port = 0;
+  uint8_t tc = 0;
+  uint32_t peer = 0;  // NodeId value of the port's peer
+  int64_t queued_bytes = 0;
+  sim::Time last_dequeue;
+};
+
+// The stuck queues of the parts of a partitioned run that are simulated
+// elsewhere: exchange() is given this part's and returns every part's
+// (app/mpi; every part calls it at the same scan). Default: none.
+class StuckQueueExchange {
+ public:
+  virtual ~StuckQueueExchange() = default;
+  virtual std::vector<StuckQueue> exchange(std::vector<StuckQueue> local) = 0;
+};
+
 class DeadlockDetector final : public sim::EventHandler {
  public:
   DeadlockDetector(Network& net, DeadlockDetectorConfig cfg);
   void start();
+  void set_exchange(StuckQueueExchange* e) { exchange_ = e; }
   // Runs one scan now (tests); returns the cycles newly reported.
   std::vector<DeadlockRecord> scan();
   const std::vector<DeadlockRecord>& reported() const { return reported_; }
@@ -47,11 +68,7 @@ class DeadlockDetector final : public sim::EventHandler {
   const char* event_kind(uint64_t) const override { return "monitor: deadlock scan"; }
 
  private:
-  struct Vertex {
-    NodeId node;
-    PortIndex port;
-    int tc;
-  };
+  using Vertex = StuckQueue;
   std::vector<Vertex> stuck_queues();
   std::vector<std::vector<int>> find_cycles(const std::vector<Vertex>& v) const;
   DeadlockRecord make_record(const std::vector<Vertex>& v, const std::vector<int>& cycle);
@@ -62,6 +79,7 @@ class DeadlockDetector final : public sim::EventHandler {
   std::vector<EgressPort*> watched_;  // ports paused at the last scan or XOFFed since
   std::set<std::string> seen_;        // member keys of the cycles standing at the last scan
   std::vector<DeadlockRecord> reported_;
+  StuckQueueExchange* exchange_ = nullptr;
 };
 
 }  // namespace xoff::models

@@ -1,6 +1,8 @@
 #pragma once
 // Runs a bundled scenario in-process (no results file, no terminal output) and
 // gives the tests what the recorder collected.
+#include <unistd.h>
+
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -18,8 +20,13 @@ inline std::string text_of(const std::string& path) {
 }
 
 // Writes `text` as `file_name` in the temporary directory; returns its path.
+// In a directory of this process: CTest runs the tests of one file as parallel
+// processes, which must not write each other's scenario.
 inline std::string write_temp(const std::string& file_name, const std::string& text) {
-  const std::filesystem::path p = std::filesystem::temp_directory_path() / file_name;
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("xoff_test_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const std::filesystem::path p = dir / file_name;
   std::ofstream(p, std::ios::binary | std::ios::trunc) << text;
   return p.string();
 }
