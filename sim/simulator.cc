@@ -182,8 +182,10 @@ uint64_t Simulator::run_until(Time until, uint64_t max_events) {
                "two pending events with the same key (a stream wrapped its 2^34 sequence)");
     last_key_ = k;
     now_ = key_time(k);
-    ++events_;
-    if (!e.handler->observer_) fold(now_, key_stream(k), e);
+    const bool counted = !setup_replica_ || (e.handler->stream_ != kSetupStream &&
+                                             e.handler->stream_ != kObserverStream);
+    events_ += counted ? 1 : 0;
+    if (!e.handler->observer_ && counted) fold(now_, key_stream(k), e);
     if (profiling_) [[unlikely]]
       ++profile_[e.handler->event_kind(e.tag)];
     current_stream_ = e.handler->stream_;

@@ -127,7 +127,14 @@ class Simulator {
   // process runs it). Empty (the default) keeps all. The set-up stream must be
   // kept: every process runs the set-up and the global drivers.
   void set_local_streams(std::vector<bool> local);
-  bool is_local(StreamId s) const { return local_.empty() || (s < local_.size() && local_[s]); }
+  // Every process runs the set-up stream's events and the observers'; all but
+  // one leave them out of events_executed() and the fingerprint, so that the
+  // processes' counts and fingerprints add up to one process's.
+  void set_setup_replica(bool replica) { setup_replica_ = replica; }
+  // Observers are local everywhere (each part observes what it simulates).
+  bool is_local(StreamId s) const {
+    return local_.empty() || s == kObserverStream || (s < local_.size() && local_[s]);
+  }
   uint64_t dropped_remote() const { return dropped_remote_; }
 
   // Runs events with time <= `until`, then sets the clock to `until` (unless
@@ -234,6 +241,7 @@ class Simulator {
   Key last_key_ = 0;  // of the event run last (the tie check)
   bool stopped_ = false;
   bool profiling_ = false;
+  bool setup_replica_ = false;
   std::unordered_map<const char*, uint64_t> profile_;  // by literal address
 };
 

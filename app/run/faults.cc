@@ -78,9 +78,17 @@ void FaultInjector::start() {
   }
 }
 
+// In a partitioned run every part runs the injector (it is of the set-up
+// stream); what a fault does to a host is done only where the host is
+// simulated. A link's state changes everywhere: its far end may be here.
+bool FaultInjector::local(uint32_t host) const {
+  return net_.sim().is_local(hosts_[host]->sim_stream());
+}
+
 void FaultInjector::handle_event(uint64_t tag) {
   if (tag >= kMismarkBase) {
     const Mismark& m = cfg_.mismarks[(tag - kMismarkBase) / 2];
+    if (!local(m.host)) return;
     models::Host& h = *hosts_[m.host];
     if ((tag - kMismarkBase) % 2 == 0) {
       h.set_remark(m.protocols, m.dscp, m.pcp);
@@ -92,12 +100,12 @@ void FaultInjector::handle_event(uint64_t tag) {
   }
   if (tag >= kFrameBase) {
     const PfcFrame& pf = cfg_.pfc_frames[tag - kFrameBase];
-    hosts_[pf.host]->send_pause(pf.classes, pf.quanta);
+    if (local(pf.host)) hosts_[pf.host]->send_pause(pf.classes, pf.quanta);
     return;
   }
   if (tag >= kSlowBase) {
     const SlowReceiver& r = cfg_.slow_receivers[tag - kSlowBase];
-    hosts_[r.host]->set_slow_receiver(r.config);
+    if (local(r.host)) hosts_[r.host]->set_slow_receiver(r.config);
     return;
   }
   if (tag >= kStormBase) {
@@ -130,7 +138,7 @@ void FaultInjector::storm_tick(size_t i) {
     s.stop = std::min(s.stop, s.start + cfg_.nic_pfc_stall_timeout);
   if (net_.sim().now() >= s.stop) return;
   models::Host& h = *hosts_[s.host];
-  h.send_pause(s.classes, 0xFFFF);
+  if (local(s.host)) h.send_pause(s.classes, 0xFFFF);
   // Refresh before the pause lapses: 0xFFFF quanta last 65535 x 512 bit times.
   const sim::Duration lasts = sim::tx_time(sim::Bytes(65535LL * 64), h.nic_port().rate());
   const sim::Time next = net_.sim().now() + std::min(s.refresh, lasts / 2);

@@ -43,6 +43,7 @@ class FaultInjector final : public sim::EventHandler {
     kFrameBase = 1 << 21,
     kMismarkBase = uint64_t{1} << 40,  // + 2 x index (+ 1: its stop)
   };
+  bool local(uint32_t host) const;
   void apply_link_fault(const LinkFault& f);
   void storm_tick(size_t i);
 

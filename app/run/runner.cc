@@ -20,12 +20,8 @@
 #include "sim/unit_parse.h"
 
 namespace xoff::app {
-namespace {
 
-// The topology for pictures, with each link's state at the end of the run
-// (`net` null: before it, every link up).
-void set_topology(analysis::H5Recorder& rec, const models::Topology& t,
-                  models::Network* net = nullptr) {
+void set_topology(analysis::H5Recorder& rec, const models::Topology& t, models::Network* net) {
   std::vector<analysis::TopologyNode> nodes;
   for (const auto& n : t.nodes) {
     nodes.push_back({n.name, n.kind == models::NodeKind::kHost ? "host" : "switch", n.tier});
@@ -39,6 +35,16 @@ void set_topology(analysis::H5Recorder& rec, const models::Topology& t,
   }
   rec.set_topology(std::move(nodes), std::move(links));
 }
+
+std::string scenario_text(const ScenarioConfig& cfg, const RunArgs& a) {
+  std::string text = cfg.text;
+  if (!a.variant.empty()) text += "\n# --variant " + a.variant;
+  for (const auto& o : a.overrides) text += "\n# --set " + o;
+  if (a.seed) text += "\n# --seed " + std::to_string(*a.seed);
+  return text;
+}
+
+namespace {
 
 volatile int g_interrupted = 0;
 
@@ -81,14 +87,6 @@ const char* status_name(World::End e) {
       return "wall_budget";
   }
   return "complete";
-}
-
-std::string scenario_text(const ScenarioConfig& cfg, const RunArgs& a) {
-  std::string text = cfg.text;
-  if (!a.variant.empty()) text += "\n# --variant " + a.variant;
-  for (const auto& o : a.overrides) text += "\n# --set " + o;
-  if (a.seed) text += "\n# --seed " + std::to_string(*a.seed);
-  return text;
 }
 
 }  // namespace

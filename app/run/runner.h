@@ -5,8 +5,11 @@
 #include <optional>
 #include <string>
 
+#include "analysis/results/h5_writer.h"
 #include "analysis/results/run_data.h"
 #include "app/commands/commands.h"
+#include "app/scenario/scenario.h"
+#include "models/core/network.h"
 
 namespace xoff::app {
 
@@ -26,5 +29,13 @@ RunOutcome run_scenario(const RunArgs& a);
 
 // Default results path: out/<scenario file stem>.h5
 std::string default_output(const std::string& scenario_path);
+
+// The topology for pictures, with each link's state at the end of the run
+// (`net` null: before it, every link up).
+void set_topology(analysis::H5Recorder& rec, const models::Topology& t,
+                  models::Network* net = nullptr);
+// The scenario as run, for /meta: the file after overrides, with the
+// command-line changes appended as comments.
+std::string scenario_text(const ScenarioConfig& cfg, const RunArgs& a);
 
 }  // namespace xoff::app

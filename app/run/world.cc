@@ -74,11 +74,26 @@ struct IdealFct {
 }  // namespace
 
 World::World(const ScenarioConfig& cfg, models::Recorder& recorder)
+    : World(cfg, recorder, std::vector<bool>{}) {}
+
+// Streams: 0 (set-up) is local everywhere, node i's is i + 1.
+static std::vector<bool> local_streams(const std::vector<bool>& local_nodes) {
+  if (local_nodes.empty()) return {};
+  std::vector<bool> s(local_nodes.size() + 1, true);
+  for (size_t i = 0; i < local_nodes.size(); ++i) s[i + 1] = local_nodes[i];
+  return s;
+}
+
+World::World(const ScenarioConfig& cfg, models::Recorder& recorder, std::vector<bool> local_nodes)
     : cfg_(cfg),
       recorder_(recorder),
+      local_nodes_(std::move(local_nodes)),
       net_(sim_, &recorder),
       traffic_(sim_, recorder, cfg.topology.num_hosts()),
       collectives_(traffic_, recorder) {
+  sim_.set_local_streams(local_streams(local_nodes_));
+  // The set-up stream runs in every part; the part holding node 0 counts it.
+  sim_.set_setup_replica(!local_nodes_.empty() && !local_nodes_[0]);
   net_.set_default_ttl(cfg.routing.ttl);
   build_nodes();
   build_routes();
@@ -166,11 +181,14 @@ void World::build_endpoints() {
   for (models::Host* h : hosts_) {
     auto nic = std::make_unique<models::RoceNic>(*h, cfg_.roce, &traffic_);
     h->attach(models::Protocol::kRoce, *nic);
-    traffic_.set_endpoint(h->ordinal(), models::Protocol::kRoce, *nic);
+    const bool here = local(h->id().value());
+    traffic_.set_endpoint(h->ordinal(), models::Protocol::kRoce,
+                          here ? static_cast<models::FlowEndpoint&>(*nic) : elsewhere_);
     nics_.push_back(std::move(nic));
     auto tcp = std::make_unique<models::TcpStack>(*h, cfg_.tcp, &traffic_);
     h->attach(models::Protocol::kTcp, *tcp);
-    traffic_.set_endpoint(h->ordinal(), models::Protocol::kTcp, *tcp);
+    traffic_.set_endpoint(h->ordinal(), models::Protocol::kTcp,
+                          here ? static_cast<models::FlowEndpoint&>(*tcp) : elsewhere_);
     tcps_.push_back(std::move(tcp));
   }
   if (cfg_.gpus_per_server > 0) {

@@ -29,6 +29,11 @@ class Progress;
 class World {
  public:
   World(const ScenarioConfig& cfg, models::Recorder& recorder);
+  // One part of a partitioned run (app/mpi): only the nodes marked in
+  // `local_nodes` (by topology index) are simulated here; the whole fabric is
+  // built, the set-up and the global drivers run as in one process, and flows
+  // of hosts simulated elsewhere are not started here.
+  World(const ScenarioConfig& cfg, models::Recorder& recorder, std::vector<bool> local_nodes);
   ~World();
   World(const World&) = delete;
   World& operator=(const World&) = delete;
@@ -63,6 +68,9 @@ class World {
   const std::vector<models::Switch*>& switches() const { return switches_; }
   const std::vector<models::Host*>& hosts() const { return hosts_; }
   models::RoceNic& nic(uint32_t host) { return *nics_[host]; }
+  // Whether node `topo_index` is simulated in this process.
+  bool local(uint32_t topo_index) const { return local_nodes_.empty() || local_nodes_[topo_index]; }
+  models::DeadlockDetector* deadlock_detector() { return deadlock_.get(); }
   models::TcpStack& tcp(uint32_t host) { return *tcps_[host]; }
   // The intra-server path; null without servers.
   const models::NvlinkFabric* nvlink() const { return nvlink_.get(); }
@@ -80,6 +88,7 @@ class World {
 
   const ScenarioConfig& cfg_;
   models::Recorder& recorder_;
+  std::vector<bool> local_nodes_;  // empty: all
   sim::Simulator sim_;
   models::Network net_;
   std::vector<models::Switch*> switches_;  // by topology node; null for hosts
@@ -93,6 +102,10 @@ class World {
   std::unique_ptr<models::Sampler> sampler_;
   std::unique_ptr<FaultInjector> faults_;
   std::unique_ptr<RpcDriver> rpcs_;
+  // The endpoint of hosts simulated elsewhere: their flows start there.
+  struct Elsewhere final : models::FlowEndpoint {
+    void start_flow(const models::FlowSpec&) override {}
+  } elsewhere_;
 };
 
 }  // namespace xoff::app

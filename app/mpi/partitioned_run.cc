@@ -1,0 +1,314 @@
+#include "app/mpi/partitioned_run.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "analysis/results/h5_reader.h"
+#include "analysis/results/h5_writer.h"
+#include "analysis/stats/run_metrics.h"
+#include "app/config/error.h"
+#include "app/mpi/merge.h"
+#include "app/mpi/partition.h"
+#include "app/run/progress.h"
+#include "app/run/runner.h"
+#include "app/run/world.h"
+#include "sim/log.h"
+#include "sim/unit_parse.h"
+
+namespace xoff::app {
+namespace {
+
+// A frame on its way to another part: where it arrives and when, in what
+// place of the order, and the packet itself (the same binary runs everywhere).
+struct WireFrame {
+  uint32_t node;  // the sending port's node (topology index)
+  uint16_t port;
+  uint16_t unused = 0;
+  uint32_t key_stream;
+  uint64_t key_seq;
+  int64_t arrival_ps;
+  models::Packet packet;
+};
+static_assert(std::is_trivially_copyable_v<WireFrame>, "frames are copied as bytes");
+static_assert(std::is_trivially_copyable_v<models::StuckQueue>, "stuck queues are copied as bytes");
+
+template <class T>
+void append(std::vector<char>& buf, const T& v) {
+  const size_t at = buf.size();
+  buf.resize(at + sizeof(T));
+  std::memcpy(buf.data() + at, &v, sizeof(T));
+}
+
+// The frames leaving this part, by destination part.
+class Outbox final : public models::FrameExit {
+ public:
+  Outbox(models::Network& net, const Partition& p, int parts)
+      : net_(net), part_(p), out_(static_cast<size_t>(parts)) {}
+  void frame_left(models::EgressPort& port, models::Packet& pkt, sim::Time arrival,
+                  sim::EventKey key) override {
+    const WireFrame f{port.owner().id().value(),
+                      port.index().value(),
+                      0,
+                      key.stream,
+                      key.seq,
+                      arrival.count_ps(),
+                      pkt};
+    append(out_[static_cast<size_t>(part_.owner[port.peer().id().value()])], f);
+    net_.export_packet(pkt);
+    ++frames_;
+  }
+  std::vector<std::vector<char>>& buffers() { return out_; }
+  uint64_t frames() const { return frames_; }
+
+ private:
+  models::Network& net_;
+  const Partition& part_;
+  std::vector<std::vector<char>> out_;
+  uint64_t frames_ = 0;
+};
+
+// Deadlock scans over the whole fabric: every part contributes its queues.
+class StuckExchange final : public models::StuckQueueExchange {
+ public:
+  explicit StuckExchange(PartComm& c) : comm_(c) {}
+  std::vector<models::StuckQueue> exchange(std::vector<models::StuckQueue> local) override {
+    std::vector<char> mine(local.size() * sizeof(models::StuckQueue));
+    if (!local.empty()) std::memcpy(mine.data(), local.data(), mine.size());
+    std::vector<models::StuckQueue> all;
+    for (const auto& buf : comm_.all_gather(mine)) {
+      const size_t n = buf.size() / sizeof(models::StuckQueue);
+      const size_t at = all.size();
+      all.resize(at + n);
+      if (n > 0) std::memcpy(all.data() + at, buf.data(), buf.size());
+    }
+    return all;
+  }
+
+ private:
+  PartComm& comm_;
+};
+
+// Hands the outboxes over and schedules what arrived (frames of one port come
+// from one part, in the order they left).
+void exchange_frames(PartComm& comm, Outbox& out, World& w) {
+  const auto in = comm.exchange(out.buffers());
+  for (auto& b : out.buffers()) b.clear();
+  for (const auto& buf : in) {
+    for (size_t at = 0; at + sizeof(WireFrame) <= buf.size(); at += sizeof(WireFrame)) {
+      WireFrame f;
+      std::memcpy(&f, buf.data() + at, sizeof(WireFrame));
+      models::EgressPort& port =
+          w.net().node(models::NodeId(f.node)).port(models::PortIndex(f.port));
+      port.inject_arrival(w.net().import_packet(f.packet), sim::Time::from_ps(f.arrival_ps),
+                          sim::EventKey{f.key_stream, f.key_seq});
+    }
+  }
+}
+
+void print_summary(const analysis::RunData& d, const Partition& p, const models::Topology& t,
+                   uint64_t windows, uint64_t frames, double wall) {
+  const analysis::Metrics m = analysis::run_metrics(d);
+  const auto get = [&](const std::string& name) {
+    for (const auto& [k, v] : m) {
+      if (k == name) return v;
+    }
+    return std::nan("");
+  };
+  std::printf("Scenario     %s (%s)\n", d.meta.scenario_name.c_str(), d.meta.status.c_str());
+  std::string hosts;
+  for (uint32_t h : p.hosts_per_part(t)) hosts += (hosts.empty() ? "" : "/") + std::to_string(h);
+  std::printf("Partition    %d processes, hosts %s, %llu links between processes, lookahead %s\n",
+              p.parts, hosts.c_str(), static_cast<unsigned long long>(p.crossing_links),
+              p.parts > 1 ? sim::format_duration(p.lookahead).c_str() : "-");
+  std::printf("Flows        %.0f finished, %.0f unfinished\n", get("flows_finished"),
+              get("flows_unfinished"));
+  for (const char* proto : {"roce", "tcp"}) {
+    const double p50 = get(std::string("fct_p50_us_") + proto);
+    if (std::isnan(p50)) continue;
+    std::printf("FCT %-8s p50 %.3f us, p99 %.3f us, max %.3f us; slowdown p50 %.2f, p99 %.2f\n",
+                proto, p50, get(std::string("fct_p99_us_") + proto),
+                get(std::string("fct_max_us_") + proto), get(std::string("slowdown_p50_") + proto),
+                get(std::string("slowdown_p99_") + proto));
+  }
+  std::printf(
+      "PFC / ECN    %.0f XOFF frames, %.0f ECN marks, %.0f lossless violations, %.0f "
+      "deadlocks\n",
+      get("xoff_frames"), get("ecn_marks"), get("lossless_violations"), get("deadlocks"));
+  std::printf(
+      "Run          %s simulated, %.2f M events in %llu windows, %llu frames between "
+      "processes, %.2f s, fingerprint %016llx\n",
+      sim::format_duration(d.meta.sim_time - sim::Time::zero()).c_str(),
+      static_cast<double>(d.meta.events) / 1e6, static_cast<unsigned long long>(windows),
+      static_cast<unsigned long long>(frames), wall,
+      static_cast<unsigned long long>(d.meta.fingerprint));
+}
+
+}  // namespace
+
+int run_partitioned(const RunArgs& a, PartComm& comm) {
+  const int rank = comm.rank();
+  const bool lead = rank == 0;
+  ScenarioConfig cfg;
+  try {
+    std::vector<std::string> overrides;
+    if (!a.variant.empty()) overrides.push_back("scenario.variant=" + a.variant);
+    overrides.insert(overrides.end(), a.overrides.begin(), a.overrides.end());
+    if (a.seed) overrides.push_back("scenario.seed=" + std::to_string(*a.seed));
+    cfg = load_scenario(a.scenario, overrides);
+  } catch (const config::ScenarioError& e) {
+    if (lead) std::fprintf(stderr, "%s\n", e.what());
+    return 2;
+  }
+  const std::vector<std::string> unsupported = partition_unsupported(cfg);
+  if (!unsupported.empty()) {
+    if (lead) {
+      for (const auto& u : unsupported) {
+        std::fprintf(stderr,
+                     "%s: error: xoff-mpi cannot run this scenario yet: %s (run it with "
+                     "`xoff run`)\n",
+                     a.scenario.c_str(), u.c_str());
+      }
+    }
+    return 2;
+  }
+  const Partition part = partition_fabric(cfg.topology, comm.size());
+  if (part.parts > 1 && part.lookahead <= sim::Duration::zero()) {
+    if (lead) {
+      std::fprintf(stderr,
+                   "%s: error: a link between processes has no delay, so nothing can be "
+                   "simulated ahead (give every link a delay, or run on one process)\n",
+                   a.scenario.c_str());
+    }
+    return 2;
+  }
+  sim::set_log_level(spdlog::level::from_str(a.log_level));
+  const std::string output = a.output.empty() ? default_output(a.scenario) : a.output;
+  const std::filesystem::path parts_dir = output + ".parts";
+
+  analysis::H5Recorder rec;
+  set_topology(rec, cfg.topology);
+  World w(cfg, rec, part.local_nodes(rank));
+  // TCP opens both ends of a connection at once (TcpStack::connect): a host
+  // reaches into its peer's stack with no delay.
+  for (uint32_t f = 0; f < w.traffic().num_flows(); ++f) {
+    if (w.traffic().spec(f).protocol != models::Protocol::kTcp) continue;
+    if (lead) {
+      std::fprintf(stderr,
+                   "%s: error: xoff-mpi cannot run this scenario yet: TCP flows (a "
+                   "connection opens at both hosts at once) (run it with `xoff run`)\n",
+                   a.scenario.c_str());
+    }
+    return 2;
+  }
+  if (lead) {
+    std::error_code ec;
+    std::filesystem::remove_all(parts_dir, ec);  // a dead run's
+    std::filesystem::create_directories(parts_dir, ec);
+  }
+  comm.barrier();
+  Outbox outbox(w.net(), part, part.parts);
+  for (uint32_t i = 0; i < cfg.topology.nodes.size(); ++i) {
+    if (part.owner[i] != rank) continue;
+    models::Node& n = w.node(i);
+    for (size_t q = 0; q < n.num_ports(); ++q) {
+      models::EgressPort& port = n.port(models::PortIndex(static_cast<uint16_t>(q)));
+      if (part.owner[port.peer().id().value()] != rank) port.set_exit(&outbox);
+    }
+  }
+  StuckExchange stuck(comm);
+  if (w.deadlock_detector() != nullptr && part.parts > 1)
+    w.deadlock_detector()->set_exchange(&stuck);
+  w.start();
+
+  // World::run's slices and completion checks, cut into windows.
+  Progress progress(!a.quiet && lead, cfg.duration);
+  const sim::Time end = sim::Time::zero() + cfg.duration;
+  const sim::Duration slice =
+      std::clamp(cfg.duration / 1000, sim::Duration::us(1), sim::Duration::ms(1));
+  const sim::Duration window = part.parts > 1 ? part.lookahead : cfg.duration;
+  sim::Simulator& sim = w.sim();
+  sim::Time stop_at = end;
+  bool done = false;
+  bool first = true;  // the first window includes time 0
+  uint64_t windows = 0;
+  while (sim.now() < stop_at) {
+    const sim::Time target = std::min(stop_at, sim.now() + slice);
+    while (sim.now() < target) {
+      // Frames sent in (now, b] arrive after now + window, so after b.
+      const sim::Duration ahead = first ? window - sim::Duration::ps(1) : window;
+      const sim::Time b = target - sim.now() > ahead ? sim.now() + ahead : target;
+      first = false;
+      sim.run_until(b);
+      ++windows;
+      if (part.parts > 1) exchange_frames(comm, outbox, w);
+    }
+    const auto totals = comm.sum({w.traffic().flows_finished(), sim.events_executed()});
+    if (lead) progress.update(sim.now(), totals[1], totals[0], w.planned_flows());
+    if (!done && cfg.stop_when_done && totals[0] == w.traffic().num_flows()) {
+      done = true;
+      stop_at = std::min(end, sim.now() + cfg.drain);
+    }
+  }
+  if (lead) progress.finish();
+  const double wall = progress.elapsed_seconds();
+
+  w.net().report_counters();
+  w.traffic().report_unfinished();
+  set_topology(rec, cfg.topology, &w.net());
+  rec.canonicalize();
+  w.net().check_conservation();
+
+  analysis::RunMetadata meta;
+  meta.xoff_version = XOFF_VERSION;
+  meta.scenario_name = cfg.variant.empty() ? cfg.name : cfg.name + " [" + cfg.variant + "]";
+  meta.scenario_text = scenario_text(cfg, a);
+  meta.seed = cfg.seed;
+  meta.fingerprint = sim.fingerprint();
+  meta.events = sim.events_executed();
+  meta.sim_time = sim.now();
+  meta.status = "complete";
+  meta.flows_planned = w.planned_flows();
+  meta.collectives_planned = 0;
+  meta.wall_seconds = a.reproducible ? 0.0 : wall;
+  const uint64_t frames = comm.sum({outbox.frames()})[0];
+
+  int status = 0;
+  try {
+    rec.write(meta, (parts_dir / ("part" + std::to_string(rank) + ".h5")).string());
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "xoff-mpi: process %d: error: cannot write its results: %s\n", rank,
+                 e.what());
+    status = 1;
+  }
+  if (comm.sum({static_cast<uint64_t>(status)})[0] != 0) return 1;
+  if (!lead) return 0;
+  std::vector<analysis::RunData> parts;
+  try {
+    for (int k = 0; k < part.parts; ++k)
+      parts.push_back(
+          analysis::read_results((parts_dir / ("part" + std::to_string(k) + ".h5")).string()));
+    const analysis::RunData merged = merge_parts(parts, part, cfg.topology);
+    const auto parent = std::filesystem::path(output).parent_path();
+    if (!parent.empty()) std::filesystem::create_directories(parent);
+    if (!a.no_output) analysis::write_results(merged, output);
+    std::error_code ec;
+    std::filesystem::remove_all(parts_dir, ec);
+    if (a.print_summary) {
+      print_summary(merged, part, cfg.topology, windows, frames, wall);
+      if (!a.no_output) std::printf("Results      %s\n", output.c_str());
+    }
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "xoff-mpi: error: cannot merge the results: %s\n", e.what());
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace xoff::app
