@@ -10,6 +10,7 @@ PKGS=(
   python3 python3-h5py python3-matplotlib python3-numpy
   parallel slurm-wlm munge  # sweeps: GNU parallel and a single-node Slurm in the tests
   tshark  # the pcap tests decode xoff's captures with it
+  openmpi-bin libopenmpi-dev  # xoff-mpi and its test under a real mpirun
 )
 missing=()
 for p in "${PKGS[@]}"; do
