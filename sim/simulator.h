@@ -105,22 +105,35 @@ class Simulator {
   // origin sequence), the same in every process of a partitioned run.
   using EventId = UInt128;
   // Schedules handler.handle_event(tag) at `t`. `t` before now() is a bug.
-  EventId schedule_at(Time t, EventHandler& handler, uint64_t tag = 0);
+  EventId schedule_at(Time t, EventHandler& handler, uint64_t tag = 0) {
+    return schedule_at(t, handler, tag, reserve_key());
+  }
   EventId schedule_in(Duration d, EventHandler& handler, uint64_t tag = 0) {
     return schedule_at(now_ + d, handler, tag);
   }
   // The key the next schedule of the current stream would get, taken now: an
   // event whose place in the order is decided before it is scheduled (a frame
   // whose arrival is queued behind others) is scheduled later with it.
-  EventKey reserve_key();
+  EventKey reserve_key() {
+    const StreamId s = current_stream_;
+    if (s >= seq_.size()) [[unlikely]]
+      seq_.resize(s + 1, 0);
+    return EventKey{s, seq_[s]++};
+  }
   // Schedules with a key from reserve_key() (here or, for a frame that crossed
   // to another process, where it was sent).
-  EventId schedule_at(Time t, EventHandler& handler, uint64_t tag, EventKey key);
+  EventId schedule_at(Time t, EventHandler& handler, uint64_t tag, EventKey key) {
+    const Key k = make_key(t, key);
+    if (t < now_ || t.count_ps() >= (int64_t{1} << kTimeBits) || partitioned_) [[unlikely]]
+      return schedule_checked(t, handler, tag, k);
+    push(k, handler, tag);
+    return k >> kSlotBits;
+  }
   // The stream of the event running now (the set-up stream outside events).
   StreamId current_stream() const { return current_stream_; }
   // The id of the event running now (a Timer tells its live entry from stale
   // ones by it).
-  EventId current_event_id() const { return last_key_ >> kSlotBits; }
+  EventId current_event_id() const { return current_id_; }
 
   // Partitioned runs: only events of streams marked here are kept; a schedule
   // onto any other stream's handler takes its key and is dropped (another
@@ -133,7 +146,7 @@ class Simulator {
   void set_setup_replica(bool replica) { setup_replica_ = replica; }
   // Observers are local everywhere (each part observes what it simulates).
   bool is_local(StreamId s) const {
-    return local_.empty() || s == kObserverStream || (s < local_.size() && local_[s]);
+    return !partitioned_ || s == kObserverStream || (s < local_.size() && local_[s] != 0);
   }
   uint64_t dropped_remote() const { return dropped_remote_; }
 
@@ -223,7 +236,14 @@ class Simulator {
     size_t capacity_ = 0;
   };
 
-  Key make_key(Time t, EventKey key) const;
+  static Key make_key(Time t, EventKey key) {
+    return (static_cast<Key>(static_cast<uint64_t>(t.count_ps())) << kTimeShift) |
+           (static_cast<Key>(key.stream) << (kSeqBits + kSlotBits)) |
+           (static_cast<Key>(key.seq & ((uint64_t{1} << kSeqBits) - 1)) << kSlotBits);
+  }
+  // The rare cases of schedule_at: in the past (a bug), beyond the horizon,
+  // or onto another part's stream.
+  EventId schedule_checked(Time t, EventHandler& handler, uint64_t tag, Key k);
   void push(Key k, EventHandler& handler, uint64_t tag);
   void fold(Time t, StreamId origin, const Payload& p);
 
@@ -231,14 +251,15 @@ class Simulator {
   std::vector<Payload> slots_;        // by slot
   std::vector<uint32_t> free_slots_;  // LIFO: a freed slot is reused while warm
   Time now_ = Time::zero();
-  std::vector<uint64_t> seq_;  // by stream: schedules so far
-  std::vector<bool> local_;    // by stream; empty = all local
+  std::vector<uint64_t> seq_;   // by stream: schedules so far
+  std::vector<uint8_t> local_;  // by stream, when partitioned_
+  bool partitioned_ = false;
   StreamId current_stream_ = kSetupStream;
   uint64_t events_ = 0;
   uint64_t fingerprint_ = 0;
   uint64_t dropped_remote_ = 0;
   uint64_t beyond_horizon_ = 0;
-  Key last_key_ = 0;  // of the event run last (the tie check)
+  EventId current_id_ = ~EventId{0};  // of the event running or run last
   bool stopped_ = false;
   bool profiling_ = false;
   bool setup_replica_ = false;

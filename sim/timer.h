@@ -32,7 +32,7 @@ class Timer final : public EventHandler {
   }
   void run_as(StreamId s) {
     set_stream(s);
-    own_stream_ = true;
+    resolved_ = true;
   }
   void arm_in(Duration d) { arm_at(sim_.now() + d); }
   void cancel() { armed_ = false; }
@@ -56,10 +56,14 @@ class Timer final : public EventHandler {
  private:
   bool live() const { return armed_ && sim_.current_event_id() == id_; }
   void prepare(Time t) {
-    if (owner_.observer()) {
-      mark_observer();  // an observer's timer observes too
-    } else if (!own_stream_) {
-      set_stream(owner_.stream());
+    // At the first arm: the owner has set its stream (in its constructor) by then.
+    if (!resolved_) [[unlikely]] {
+      if (owner_.observer()) {
+        mark_observer();  // an observer's timer observes too
+      } else {
+        set_stream(owner_.stream());
+      }
+      resolved_ = true;
     }
     armed_ = true;
     expiry_ = t;
@@ -71,7 +75,7 @@ class Timer final : public EventHandler {
   Simulator::EventId id_ = 0;
   Time expiry_ = Time::zero();
   bool armed_ = false;
-  bool own_stream_ = false;
+  bool resolved_ = false;  // stream taken from the owner (or given by run_as)
 };
 
 }  // namespace xoff::sim
