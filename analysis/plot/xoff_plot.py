@@ -8,6 +8,10 @@ Writes, when the file has the data for them:
   pause_timeline.png  paused intervals per (node, port, tc): XOFF..XON frames
                       received in /events/pfc (else sent ones), else paused/* series
   throughput.png      tx_gbps/* series over time
+  class_throughput.png  class_tx_gbps/* series (one traffic class of a port)
+  pg_occupancy.png    pg_shared_bytes/* and pg_headroom_bytes/* (dashed) series
+  dcqcn.png           dcqcn_rate_gbps/* (solid) and dcqcn_target_gbps/* (dashed)
+                      per QP, NaN (not sending) left out
   fct_cdf.png         flow completion time CDF per protocol, log x
   fct_slowdown_by_size.png  slowdown p50 / p99 per flow-size bucket and protocol
   flow_throughput.png per-flow average throughput, flows in start order
@@ -187,6 +191,45 @@ def plot_queue_depth(f, outdir):
 def plot_throughput(f, outdir):
     return line_plot(f, outdir, "tx_gbps", 1.0, "throughput (Gb/s)",
                      "Throughput", "throughput.png", np.mean)
+
+
+def plot_class_throughput(f, outdir):
+    return line_plot(f, outdir, "class_tx_gbps", 1.0, "throughput (Gb/s)",
+                     "Throughput per class", "class_throughput.png", np.mean)
+
+
+def paired_plot(f, outdir, solid, dashed, scale, ylabel, what, filename):
+    """Series `solid`/* as lines and their `dashed`/* counterparts dashed, in
+    the same colour (one key per pair)."""
+    a = series(f, solid)
+    b = {x[0][len(dashed) + 1:]: x for x in series(f, dashed)}
+    if not a:
+        return None
+    fig, ax = plt.subplots(figsize=(9, 5))
+    for name, _, t_us, v in a[:MAX_LINES]:
+        key = name[len(solid) + 1:]
+        line, = ax.plot(t_us, v * scale, label=f"{key} ({solid})", linewidth=1.2)
+        if key in b:
+            _, _, bt, bv = b[key]
+            ax.plot(bt, bv * scale, linestyle="--", color=line.get_color(), linewidth=1.0,
+                    label=f"{key} ({dashed})")
+    ax.set_title(f"{what} — {scenario(f)}")
+    ax.set_xlabel("time (µs)")
+    ax.set_ylabel(ylabel)
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize=7, loc="best")
+    return save(fig, outdir, filename)
+
+
+def plot_pg_occupancy(f, outdir):
+    return paired_plot(f, outdir, "pg_shared_bytes", "pg_headroom_bytes", 1e-3, "bytes (KB)",
+                       "Ingress priority groups: shared (solid), headroom (dashed)",
+                       "pg_occupancy.png")
+
+
+def plot_dcqcn(f, outdir):
+    return paired_plot(f, outdir, "dcqcn_rate_gbps", "dcqcn_target_gbps", 1.0, "rate (Gb/s)",
+                       "DCQCN: current rate (solid), target (dashed)", "dcqcn.png")
 
 
 def pause_intervals_from_pfc(f, end_us, sent):
@@ -476,8 +519,9 @@ def plot_slowdown_by_size(f, outdir):
     return save(fig, outdir, "fct_slowdown_by_size.png")
 
 
-PLOTS = [plot_queue_depth, plot_pause_timeline, plot_throughput, plot_flow_throughput,
-         plot_fct_cdf, plot_slowdown_by_size, plot_topology]
+PLOTS = [plot_queue_depth, plot_pause_timeline, plot_throughput, plot_class_throughput,
+         plot_pg_occupancy, plot_dcqcn, plot_flow_throughput, plot_fct_cdf,
+         plot_slowdown_by_size, plot_topology]
 
 
 def main(argv=None):

@@ -31,7 +31,8 @@
 //   /events/deadlock_members  the same members as rows: `deadlock` is the row above
 //   /series/<key>           datasets `time_ps` (int64) and `value` (float64); attributes
 //                           `name` (the model's name, e.g. "queue_bytes/leaf0/p3/tc3")
-//                           and `unit` ("bytes", "Gbps", "bool"). <key> is the name with
+//                           and `unit` ("bytes", "Gbps", "bool", "frames", "1"); kinds
+//                           and their names: models/monitor/sampler.h. <key> is the name with
 //                           every '/' replaced by '.' (flat, so iterating /series yields
 //                           series, not a tree); a key that would repeat an earlier one
 //                           gets "~<declaration index>" appended. Read `name`, not <key>.

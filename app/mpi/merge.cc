@@ -1,6 +1,7 @@
 #include "app/mpi/merge.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <string>
 #include <tuple>
@@ -94,7 +95,12 @@ analysis::RunData merge_parts(const std::vector<analysis::RunData>& parts, const
       analysis::SeriesData& m = out.series[s];
       XOFF_CHECK(in.name == m.name && in.time_ps == m.time_ps,
                  "merge: series " + m.name + " sampled at other times");
-      for (size_t i = 0; i < m.value.size(); ++i) m.value[i] += in.value[i];
+      // NaN is "no value here" (a DCQCN state where the flow is not
+      // simulated): the sum of the parts that have one.
+      for (size_t i = 0; i < m.value.size(); ++i) {
+        if (std::isnan(in.value[i])) continue;
+        m.value[i] = std::isnan(m.value[i]) ? in.value[i] : m.value[i] + in.value[i];
+      }
     }
   }
 

@@ -10,7 +10,8 @@
 // simulated. So: flows come from the part of their source host (a flow
 // finishes at its sender); counter tables are summed per row (peaks: the
 // maximum); buffer rows come from the switch's part; series are summed point
-// by point (a part samples zeros where it does not simulate); PFC and
+// by point (a part samples zeros, or NaN for a DCQCN state, where it does not
+// simulate); PFC and
 // watchdog events are concatenated and put in canonical order; deadlocks are
 // found from every part's stuck queues at once, so every part records the
 // same ones and part 0's are kept; events and fingerprints add up.

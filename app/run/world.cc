@@ -225,11 +225,27 @@ void World::build_monitors() {
   std::vector<models::Probe> probes;
   for (const ProbeConfig& p : m.probes) {
     models::Probe pr;
-    pr.kind = p.kind == "queue_bytes" ? models::ProbeKind::kQueueBytes
-              : p.kind == "paused"    ? models::ProbeKind::kPaused
-                                      : models::ProbeKind::kTxGbps;
+    static const std::pair<const char*, models::ProbeKind> kKinds[] = {
+        {"queue_bytes", models::ProbeKind::kQueueBytes},
+        {"paused", models::ProbeKind::kPaused},
+        {"tx_gbps", models::ProbeKind::kTxGbps},
+        {"class_tx_gbps", models::ProbeKind::kClassTxGbps},
+        {"pause_tx", models::ProbeKind::kPauseTx},
+        {"pause_rx", models::ProbeKind::kPauseRx},
+        {"pg_shared_bytes", models::ProbeKind::kPgShared},
+        {"pg_headroom_bytes", models::ProbeKind::kPgHeadroom},
+        {"cnps_sent", models::ProbeKind::kCnpsSent},
+        {"cnps_received", models::ProbeKind::kCnpsReceived},
+        {"dcqcn_rate_gbps", models::ProbeKind::kDcqcnRate},
+        {"dcqcn_target_gbps", models::ProbeKind::kDcqcnTarget},
+        {"dcqcn_alpha", models::ProbeKind::kDcqcnAlpha},
+    };
+    for (const auto& [name, kind] : kKinds) {
+      if (p.kind == name) pr.kind = kind;
+    }
     pr.node = models::NodeId(p.node);
     pr.tc = p.tc;
+    pr.flow = p.flow;
     const uint16_t nports = cfg_.topology.num_ports(p.node);
     for (uint16_t port = 0; port < nports; ++port) {
       if (p.port >= 0 && port != p.port) continue;

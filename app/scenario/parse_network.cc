@@ -212,12 +212,32 @@ void read_monitor(std::optional<TableReader> r, Names& names, MonitorConfig& out
                                                  {.min = sim::Duration::ns(100)});
   for (TableReader p : r->array_of_tables("probe")) {
     ProbeConfig pc;
-    pc.kind = p.choice("kind", {"queue_bytes", "paused", "tx_gbps"});
+    pc.kind =
+        p.choice("kind", {"queue_bytes", "paused", "tx_gbps", "class_tx_gbps", "pause_tx",
+                          "pause_rx", "pg_shared_bytes", "pg_headroom_bytes", "cnps_sent",
+                          "cnps_received", "dcqcn_rate_gbps", "dcqcn_target_gbps", "dcqcn_alpha"});
     const auto n = names.node(p, "node");
     pc.port = static_cast<int>(p.optional<int64_t>("port", -1, {.min = -1, .max = 65535}));
-    pc.tc = static_cast<uint8_t>(p.optional<int64_t>("class", 3, {.min = 0, .max = 7}));
+    const bool pg_kind = pc.kind.rfind("pg_", 0) == 0;
+    const bool host_kind = pc.kind.rfind("cnps_", 0) == 0 || pc.kind.rfind("dcqcn_", 0) == 0;
+    pc.tc = static_cast<uint8_t>(pg_kind ? p.optional<int64_t>("pg", 3, {.min = 0, .max = 7})
+                                         : p.optional<int64_t>("class", 3, {.min = 0, .max = 7}));
+    if (pc.kind.rfind("dcqcn_", 0) == 0)
+      pc.flow = static_cast<uint32_t>(p.required<int64_t>("flow", {.min = 0, .max = UINT32_MAX}));
     if (!n) continue;
     pc.node = *n;
+    const bool is_host = names.topology().nodes[*n].kind == models::NodeKind::kHost;
+    if (pg_kind && is_host) {
+      p.error_at("node", "\"" + pc.kind + "\" is an ingress priority group of a switch; \"" +
+                             names.topology().nodes[*n].name + "\" is a host");
+      continue;
+    }
+    if (host_kind && !is_host) {
+      p.error_at("node", "\"" + pc.kind + "\" is read at a host's NIC; \"" +
+                             names.topology().nodes[*n].name + "\" is a switch");
+      continue;
+    }
+    if (host_kind) pc.port = 0;  // one series per host
     if (pc.port >= names.topology().num_ports(*n)) {
       p.error_at("port", "\"" + names.topology().nodes[*n].name + "\" has ports 0.." +
                              std::to_string(names.topology().num_ports(*n) - 1));

@@ -97,10 +97,11 @@ struct SlowReceiver {
 };
 
 struct ProbeConfig {
-  std::string kind;   // queue_bytes | paused | tx_gbps
+  std::string kind;   // one of kProbeKinds (models/monitor/sampler.h)
   uint32_t node = 0;  // topology node index
-  int port = -1;      // -1: every port of the node
-  uint8_t tc = 0;
+  int port = -1;      // -1: every port of the node (not for host-level kinds)
+  uint8_t tc = 0;     // the class; the priority group of pg_* kinds
+  uint32_t flow = 0;  // dcqcn_* kinds: the flow id
 };
 
 // [[monitor.pcap]]: the frames a node's port(s) transmit, to a pcap file.
