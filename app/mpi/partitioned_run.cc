@@ -157,11 +157,7 @@ int run_partitioned(const RunArgs& a, PartComm& comm) {
   const bool lead = rank == 0;
   ScenarioConfig cfg;
   try {
-    std::vector<std::string> overrides;
-    if (!a.variant.empty()) overrides.push_back("scenario.variant=" + a.variant);
-    overrides.insert(overrides.end(), a.overrides.begin(), a.overrides.end());
-    if (a.seed) overrides.push_back("scenario.seed=" + std::to_string(*a.seed));
-    cfg = load_scenario(a.scenario, overrides);
+    cfg = load_scenario(a.scenario, run_overrides(a));
   } catch (const config::ScenarioError& e) {
     if (lead) std::fprintf(stderr, "%s\n", e.what());
     return 2;

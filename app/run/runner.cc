@@ -36,6 +36,14 @@ void set_topology(analysis::H5Recorder& rec, const models::Topology& t, models::
   rec.set_topology(std::move(nodes), std::move(links));
 }
 
+std::vector<std::string> run_overrides(const RunArgs& a) {
+  std::vector<std::string> overrides;
+  if (!a.variant.empty()) overrides.push_back("scenario.variant=" + a.variant);
+  overrides.insert(overrides.end(), a.overrides.begin(), a.overrides.end());
+  if (a.seed) overrides.push_back("scenario.seed=" + std::to_string(*a.seed));
+  return overrides;
+}
+
 std::string scenario_text(const ScenarioConfig& cfg, const RunArgs& a) {
   std::string text = cfg.text;
   if (!a.variant.empty()) text += "\n# --variant " + a.variant;
@@ -105,11 +113,7 @@ RunOutcome run_scenario(const RunArgs& a) {
   RunOutcome out;
   ScenarioConfig cfg;
   try {
-    std::vector<std::string> overrides;
-    if (!a.variant.empty()) overrides.push_back("scenario.variant=" + a.variant);
-    overrides.insert(overrides.end(), a.overrides.begin(), a.overrides.end());
-    if (a.seed) overrides.push_back("scenario.seed=" + std::to_string(*a.seed));
-    cfg = load_scenario(a.scenario, overrides);
+    cfg = load_scenario(a.scenario, run_overrides(a));
   } catch (const config::ScenarioError& e) {
     std::fprintf(stderr, "%s\n", e.what());
     out.exit_code = 2;

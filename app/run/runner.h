@@ -34,6 +34,8 @@ std::string default_output(const std::string& scenario_path);
 // (`net` null: before it, every link up).
 void set_topology(analysis::H5Recorder& rec, const models::Topology& t,
                   models::Network* net = nullptr);
+// The overrides a run applies, in order: --variant, the --set list, --seed.
+std::vector<std::string> run_overrides(const RunArgs& a);
 // The scenario as run, for /meta: the file after overrides, with the
 // command-line changes appended as comments.
 std::string scenario_text(const ScenarioConfig& cfg, const RunArgs& a);

@@ -225,24 +225,7 @@ void World::build_monitors() {
   std::vector<models::Probe> probes;
   for (const ProbeConfig& p : m.probes) {
     models::Probe pr;
-    static const std::pair<const char*, models::ProbeKind> kKinds[] = {
-        {"queue_bytes", models::ProbeKind::kQueueBytes},
-        {"paused", models::ProbeKind::kPaused},
-        {"tx_gbps", models::ProbeKind::kTxGbps},
-        {"class_tx_gbps", models::ProbeKind::kClassTxGbps},
-        {"pause_tx", models::ProbeKind::kPauseTx},
-        {"pause_rx", models::ProbeKind::kPauseRx},
-        {"pg_shared_bytes", models::ProbeKind::kPgShared},
-        {"pg_headroom_bytes", models::ProbeKind::kPgHeadroom},
-        {"cnps_sent", models::ProbeKind::kCnpsSent},
-        {"cnps_received", models::ProbeKind::kCnpsReceived},
-        {"dcqcn_rate_gbps", models::ProbeKind::kDcqcnRate},
-        {"dcqcn_target_gbps", models::ProbeKind::kDcqcnTarget},
-        {"dcqcn_alpha", models::ProbeKind::kDcqcnAlpha},
-    };
-    for (const auto& [name, kind] : kKinds) {
-      if (p.kind == name) pr.kind = kind;
-    }
+    pr.kind = models::probe_kind(p.kind);
     pr.node = models::NodeId(p.node);
     pr.tc = p.tc;
     pr.flow = p.flow;

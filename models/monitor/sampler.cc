@@ -10,7 +10,6 @@
 namespace xoff::models {
 namespace {
 struct KindInfo {
-  const char* name;
   const char* unit;
   enum class Scope : uint8_t { kQueue, kPort, kPg, kHost, kFlow } scope;
 };
@@ -18,33 +17,33 @@ KindInfo info(ProbeKind k) {
   using S = KindInfo::Scope;
   switch (k) {
     case ProbeKind::kQueueBytes:
-      return {"queue_bytes", "bytes", S::kQueue};
+      return {"bytes", S::kQueue};
     case ProbeKind::kPaused:
-      return {"paused", "bool", S::kQueue};
+      return {"bool", S::kQueue};
     case ProbeKind::kTxGbps:
-      return {"tx_gbps", "Gbps", S::kPort};
+      return {"Gbps", S::kPort};
     case ProbeKind::kClassTxGbps:
-      return {"class_tx_gbps", "Gbps", S::kQueue};
+      return {"Gbps", S::kQueue};
     case ProbeKind::kPauseTx:
-      return {"pause_tx", "frames", S::kQueue};
+      return {"frames", S::kQueue};
     case ProbeKind::kPauseRx:
-      return {"pause_rx", "frames", S::kQueue};
+      return {"frames", S::kQueue};
     case ProbeKind::kPgShared:
-      return {"pg_shared_bytes", "bytes", S::kPg};
+      return {"bytes", S::kPg};
     case ProbeKind::kPgHeadroom:
-      return {"pg_headroom_bytes", "bytes", S::kPg};
+      return {"bytes", S::kPg};
     case ProbeKind::kCnpsSent:
-      return {"cnps_sent", "frames", S::kHost};
+      return {"frames", S::kHost};
     case ProbeKind::kCnpsReceived:
-      return {"cnps_received", "frames", S::kHost};
+      return {"frames", S::kHost};
     case ProbeKind::kDcqcnRate:
-      return {"dcqcn_rate_gbps", "Gbps", S::kFlow};
+      return {"Gbps", S::kFlow};
     case ProbeKind::kDcqcnTarget:
-      return {"dcqcn_target_gbps", "Gbps", S::kFlow};
+      return {"Gbps", S::kFlow};
     case ProbeKind::kDcqcnAlpha:
-      return {"dcqcn_alpha", "1", S::kFlow};
+      return {"1", S::kFlow};
   }
-  return {"?", "?", S::kPort};
+  return {"?", S::kPort};
 }
 
 const RoceNic* nic_of(const Network& net, NodeId n) {
@@ -52,6 +51,14 @@ const RoceNic* nic_of(const Network& net, NodeId n) {
   return h == nullptr ? nullptr : dynamic_cast<const RoceNic*>(h->transport(Protocol::kRoce));
 }
 }  // namespace
+
+ProbeKind probe_kind(std::string_view name) {
+  for (size_t i = 0; i < kProbeKindNames.size(); ++i) {
+    if (kProbeKindNames[i] == name) return static_cast<ProbeKind>(i);
+  }
+  XOFF_CHECK(false, "unknown probe kind " + std::string(name));
+  return ProbeKind::kQueueBytes;
+}
 
 Sampler::Sampler(Network& net, sim::Duration interval, std::vector<Probe> probes)
     : net_(net), interval_(interval), probes_(std::move(probes)), timer_(net.sim(), *this, 0) {
@@ -62,7 +69,8 @@ Sampler::Sampler(Network& net, sim::Duration interval, std::vector<Probe> probes
 std::string Sampler::series_name(const Network& net, const Probe& p) {
   using S = KindInfo::Scope;
   const KindInfo k = info(p.kind);
-  std::string s = std::string(k.name) + "/" + net.node(p.node).name();
+  std::string s =
+      std::string(kProbeKindNames[static_cast<size_t>(p.kind)]) + "/" + net.node(p.node).name();
   if (k.scope == S::kFlow) return s + "/f" + std::to_string(p.flow);
   if (k.scope == S::kHost) return s;
   s += "/p" + std::to_string(p.port.value());

@@ -19,8 +19,10 @@
 //                      its flows' QP ("/f<flow id>"): current rate R_C, target
 //                      R_T, alpha; NaN while the flow is not sending
 // Sampling reads counters only; it never changes the simulation.
+#include <array>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "models/core/network.h"
@@ -43,6 +45,15 @@ enum class ProbeKind : uint8_t {
   kDcqcnTarget,
   kDcqcnAlpha,
 };
+
+// The scenario names of the kinds, in the order of ProbeKind.
+inline constexpr std::array<std::string_view, 13> kProbeKindNames = {
+    "queue_bytes", "paused",        "tx_gbps",         "class_tx_gbps",
+    "pause_tx",    "pause_rx",      "pg_shared_bytes", "pg_headroom_bytes",
+    "cnps_sent",   "cnps_received", "dcqcn_rate_gbps", "dcqcn_target_gbps",
+    "dcqcn_alpha"};
+// The kind named `name` (one of kProbeKindNames; the loader checked it).
+ProbeKind probe_kind(std::string_view name);
 
 struct Probe {
   ProbeKind kind = ProbeKind::kQueueBytes;

@@ -6,6 +6,7 @@
 #include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -133,9 +134,11 @@ std::vector<std::map<std::string, std::string>> read_csv(const fs::path& p) {
 class SweepTest : public ::testing::Test {
  protected:
   void SetUp() override {
+    // Per process too: two test runs on one machine must not share it.
     dir_ = fs::temp_directory_path() /
            ("xoff_sweep_" +
-            std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+            std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) + "_" +
+            std::to_string(::getpid()));
     fs::remove_all(dir_);
     fs::create_directories(dir_);
     std::ofstream(dir_ / "tiny.toml") << tiny_scenario();
