@@ -11,6 +11,7 @@ PKGS=(
   parallel slurm-wlm munge  # sweeps: GNU parallel and a single-node Slurm in the tests
   tshark  # the pcap tests decode xoff's captures with it
   openmpi-bin libopenmpi-dev  # xoff-mpi and its test under a real mpirun
+  libmetis-dev  # xoff-mpi --partition metis
 )
 missing=()
 for p in "${PKGS[@]}"; do

@@ -1,6 +1,12 @@
 #include "app/mpi/partition.h"
 
 #include <algorithm>
+#include <map>
+#include <stdexcept>
+
+#ifdef XOFF_HAVE_METIS
+#include <metis.h>
+#endif
 
 namespace xoff::app {
 
@@ -18,7 +24,76 @@ std::vector<uint32_t> Partition::hosts_per_part(const models::Topology& t) const
   return out;
 }
 
-Partition partition_fabric(const models::Topology& t, int parts) {
+bool metis_available() {
+#ifdef XOFF_HAVE_METIS
+  return true;
+#else
+  return false;
+#endif
+}
+
+namespace {
+
+// The part of every group (indexed by its switch's node index), by METIS.
+std::vector<int> metis_parts(const models::Topology& t, const std::vector<uint32_t>& group,
+                             const std::vector<uint64_t>& weight, int parts) {
+#ifdef XOFF_HAVE_METIS
+  const size_t n = t.nodes.size();
+  std::vector<idx_t> vertex(n, -1);  // group -> METIS vertex
+  std::vector<uint32_t> of_vertex;
+  for (uint32_t g = 0; g < n; ++g) {
+    if (weight[g] == 0) continue;
+    vertex[g] = static_cast<idx_t>(of_vertex.size());
+    of_vertex.push_back(g);
+  }
+  std::vector<std::map<idx_t, idx_t>> adj(of_vertex.size());
+  for (const models::LinkSpec& l : t.links) {
+    const idx_t a = vertex[group[l.a]];
+    const idx_t b = vertex[group[l.b]];
+    if (a == b) continue;
+    const auto gbps = static_cast<idx_t>(std::max<int64_t>(1, l.rate.count() / 1'000'000'000));
+    adj[a][b] += gbps;
+    adj[b][a] += gbps;
+  }
+  std::vector<idx_t> xadj{0}, adjncy, adjwgt, vwgt;
+  for (size_t v = 0; v < of_vertex.size(); ++v) {
+    for (const auto& [u, w] : adj[v]) {
+      adjncy.push_back(u);
+      adjwgt.push_back(w);
+    }
+    xadj.push_back(static_cast<idx_t>(adjncy.size()));
+    vwgt.push_back(static_cast<idx_t>(weight[of_vertex[v]]));
+  }
+  idx_t nv = static_cast<idx_t>(of_vertex.size());
+  idx_t ncon = 1;
+  idx_t np = parts;
+  idx_t cut = 0;
+  std::vector<idx_t> part(of_vertex.size(), 0);
+  idx_t options[METIS_NOPTIONS];
+  METIS_SetDefaultOptions(options);
+  options[METIS_OPTION_SEED] = 1;
+  options[METIS_OPTION_NUMBERING] = 0;
+  if (parts > 1 && nv > 1) {
+    const int rc =
+        METIS_PartGraphKway(&nv, &ncon, xadj.data(), adjncy.data(), vwgt.data(), nullptr,
+                            adjwgt.data(), &np, nullptr, nullptr, options, &cut, part.data());
+    if (rc != METIS_OK) throw std::runtime_error("METIS could not partition the fabric");
+  }
+  std::vector<int> out(n, 0);
+  for (size_t v = 0; v < of_vertex.size(); ++v) out[of_vertex[v]] = static_cast<int>(part[v]);
+  return out;
+#else
+  (void)t;
+  (void)group;
+  (void)weight;
+  (void)parts;
+  throw std::runtime_error("this xoff was built without METIS (apt install libmetis-dev)");
+#endif
+}
+
+}  // namespace
+
+Partition partition_fabric(const models::Topology& t, int parts, PartitionMethod method) {
   Partition p;
   p.parts = std::max(1, parts);
   const size_t n = t.nodes.size();
@@ -41,7 +116,11 @@ Partition partition_fabric(const models::Topology& t, int parts) {
   // weight falls in the cumulative weight.
   std::vector<int> part_of_group(n, 0);
   uint64_t before = 0;
-  for (uint32_t g = 0; g < n; ++g) {
+  if (method == PartitionMethod::kMetis) {
+    part_of_group = metis_parts(t, group, weight, p.parts);
+    p.method = "metis";
+  }
+  for (uint32_t g = 0; g < n && method == PartitionMethod::kContiguous; ++g) {
     if (weight[g] == 0) continue;
     const uint64_t mid2 = 2 * before + weight[g];  // twice the group's midpoint
     part_of_group[g] = static_cast<int>(std::min<uint64_t>(

@@ -6,7 +6,12 @@
 // A switch and the hosts on it are never split (their links are the shortest
 // and busiest). Groups (a switch with its hosts) go to parts in topology
 // order, contiguous, balanced by weight (hosts + 1 per switch): on a
-// spine-leaf each part gets whole leaves and a share of the spines. The
+// spine-leaf each part gets whole leaves and a share of the spines; on a
+// generated fat-tree, whole pods. Or, for explicit topologies whose order
+// means nothing, METIS (Karypis and Kumar; libmetis from Debian) splits the
+// graph of groups (vertex weight: hosts + 1; edge weight: the links' Gb/s)
+// into balanced parts cutting the least bandwidth, with a fixed seed so every
+// process gets the same answer. The
 // lookahead is the smallest delay of a link whose ends are in different
 // parts: an event in one part reaches another no sooner than that, which is
 // how long the parts may run between exchanges (conservative synchronisation,
@@ -23,15 +28,20 @@ namespace xoff::app {
 
 struct Partition {
   int parts = 1;
-  std::vector<int> owner;   // by topology node: the part that simulates it
-  sim::Duration lookahead;  // Duration::infinite() when no link crosses parts
+  const char* method = "leaf";  // "leaf" | "metis"
+  std::vector<int> owner;       // by topology node: the part that simulates it
+  sim::Duration lookahead;      // Duration::infinite() when no link crosses parts
   uint64_t crossing_links = 0;
   std::vector<bool> local_nodes(int part) const;
   // Hosts per part (for the summary).
   std::vector<uint32_t> hosts_per_part(const models::Topology& t) const;
 };
 
-Partition partition_fabric(const models::Topology& t, int parts);
+enum class PartitionMethod { kContiguous, kMetis };
+// Throws std::runtime_error for kMetis when xoff was built without METIS.
+Partition partition_fabric(const models::Topology& t, int parts,
+                           PartitionMethod method = PartitionMethod::kContiguous);
+bool metis_available();
 
 // What a partitioned run cannot do yet, as one message per feature ("" =
 // nothing): dependencies between flows (collectives, workloads, `after`)

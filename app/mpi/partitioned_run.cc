@@ -124,9 +124,10 @@ void print_summary(const analysis::RunData& d, const Partition& p, const models:
   std::printf("Scenario     %s (%s)\n", d.meta.scenario_name.c_str(), d.meta.status.c_str());
   std::string hosts;
   for (uint32_t h : p.hosts_per_part(t)) hosts += (hosts.empty() ? "" : "/") + std::to_string(h);
-  std::printf("Partition    %d processes, hosts %s, %llu links between processes, lookahead %s\n",
-              p.parts, hosts.c_str(), static_cast<unsigned long long>(p.crossing_links),
-              p.parts > 1 ? sim::format_duration(p.lookahead).c_str() : "-");
+  std::printf(
+      "Partition    %d processes (%s), hosts %s, %llu links between processes, lookahead %s\n",
+      p.parts, p.method, hosts.c_str(), static_cast<unsigned long long>(p.crossing_links),
+      p.parts > 1 ? sim::format_duration(p.lookahead).c_str() : "-");
   std::printf("Flows        %.0f finished, %.0f unfinished\n", get("flows_finished"),
               get("flows_unfinished"));
   for (const char* proto : {"roce", "tcp"}) {
@@ -174,7 +175,16 @@ int run_partitioned(const RunArgs& a, PartComm& comm) {
     }
     return 2;
   }
-  const Partition part = partition_fabric(cfg.topology, comm.size());
+  Partition part;
+  try {
+    part = partition_fabric(
+        cfg.topology, comm.size(),
+        a.partition == "metis" ? PartitionMethod::kMetis : PartitionMethod::kContiguous);
+  } catch (const std::exception& e) {
+    if (lead)
+      std::fprintf(stderr, "xoff-mpi: error: --partition %s: %s\n", a.partition.c_str(), e.what());
+    return 2;
+  }
   if (part.parts > 1 && part.lookahead <= sim::Duration::zero()) {
     if (lead) {
       std::fprintf(stderr,

@@ -98,6 +98,10 @@ int main(int argc, char** argv) {
     run->add_flag("--no-output", a.no_output, "Do not write a results file");
     run->add_flag("--reproducible", a.reproducible,
                   "Record no wall time, so equal runs give byte-identical files");
+    run->add_option("--partition", a.partition,
+                    "leaf: whole switches with their hosts, contiguous in topology order "
+                    "(leaves, pods); metis: a METIS cut of the fabric graph (explicit topologies)")
+        ->check(CLI::IsMember({"leaf", "metis"}));
     run->add_option("--log-level", a.log_level, "trace|debug|info|warn|error|off")
         ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "off"}));
     try {

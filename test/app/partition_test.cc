@@ -57,6 +57,29 @@ TEST(Partition, OnePartCrossesNothingAndMorePartsThanGroupsLeaveSomeEmpty) {
   EXPECT_EQ(hosts, 16u);
 }
 
+// METIS on the same fabric: leaves keep their hosts, the parts balance within
+// METIS's 3 % default imbalance, and the cut is no worse than the contiguous one.
+TEST(Partition, MetisKeepsGroupsWholeAndBalances) {
+  if (!metis_available()) GTEST_SKIP() << "built without METIS (apt install libmetis-dev)";
+  const models::Topology t = fabric();
+  const Partition m = partition_fabric(t, 2, PartitionMethod::kMetis);
+  EXPECT_STREQ(m.method, "metis");
+  for (const models::LinkSpec& l : t.links) {
+    if (t.nodes[l.a].kind == models::NodeKind::kHost ||
+        t.nodes[l.b].kind == models::NodeKind::kHost) {
+      EXPECT_EQ(m.owner[l.a], m.owner[l.b]);
+    }
+  }
+  // Groups weigh 5 (a leaf and its 4 hosts) and 1 (a spine): 22 in all, so
+  // the parts can be 11 and 11 at best; 2 leaves each is the only split that
+  // keeps them within 3 %.
+  EXPECT_EQ(m.hosts_per_part(t), (std::vector<uint32_t>{8, 8}));
+  const Partition c = partition_fabric(t, 2);
+  EXPECT_LE(m.crossing_links, c.crossing_links);
+  // The same input, the same answer (every process computes it alone).
+  EXPECT_EQ(partition_fabric(t, 2, PartitionMethod::kMetis).owner, m.owner);
+}
+
 TEST(Merge, FlowsFromTheSourcesPartCountersSummedSeriesAdded) {
   const models::Topology t = fabric();
   const Partition p = partition_fabric(t, 2);

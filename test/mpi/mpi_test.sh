@@ -32,10 +32,22 @@ for s in scenarios/deadlock_ring.toml scenarios/pfc_storm.toml bench/scenarios/i
     cmp -s "$W/$b.h5" "$W/$b.np$n.h5" || fail "$s: the $n-process file differs from xoff run's"
     [ ! -e "$W/$b.np$n.h5.parts" ] || fail "$s: the parts directory was left behind"
   done
-  grep -q "^Partition    3 processes" "$W/$b.np3.txt" || fail "$s: no partition line in the summary"
+  grep -q "^Partition    3 processes (leaf)" "$W/$b.np3.txt" || fail "$s: no partition line in the summary"
   echo "ok: $s identical at 1, 2 and 3 processes ($(grep -o '[0-9]* frames between processes' "$W/$b.np3.txt") at 3)"
 done
 grep -q "1 deadlocks" "$W/deadlock_ring.np3.txt" || fail "the deadlock across processes was not reported"
+
+# A METIS cut instead of contiguous groups: another split, the same file.
+if "${MPIRUN[@]}" -np 2 "$XMPI" run "$SRC/scenarios/pfc_storm.toml" -q --reproducible --partition metis \
+  -o "$W/metis.h5" >"$W/metis.txt" 2>&1; then
+  cmp -s "$W/pfc_storm.h5" "$W/metis.h5" || fail "pfc_storm: the METIS split's file differs from xoff run's"
+  grep -q "^Partition    2 processes (metis)" "$W/metis.txt" || fail "no metis partition line"
+  echo "ok: pfc_storm split by METIS over 2 processes: identical"
+elif grep -q "built without METIS" "$W/metis.txt"; then
+  echo "note: built without METIS, --partition metis refused (scripts/setup.sh installs libmetis-dev)"
+else
+  fail "mpirun --partition metis: $(tail -5 "$W/metis.txt")"
+fi
 
 # Refused: TCP flows (the demo mixes TCP RPCs and collectives too).
 "${MPIRUN[@]}" -np 2 "$XMPI" run "$SRC/scenarios/incast_buffer.toml" -q -o "$W/refused.h5" \
