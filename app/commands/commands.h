@@ -26,7 +26,7 @@ struct RunArgs {
   std::string max_memory;              // --max-memory SIZE ("" = 80 % of RAM, "off")
   std::string pcap_dir;                // --pcap DIR: captures there ("" = [[monitor.pcap]] only)
   std::string log_level = "warn";
-  std::string partition = "leaf";      // xoff-mpi: "leaf" (contiguous groups) | "metis"
+  std::string partition = "leaf";  // xoff-mpi: "leaf" (contiguous groups) | "metis"
 };
 
 struct CheckArgs {
