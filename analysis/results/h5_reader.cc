@@ -75,6 +75,8 @@ std::vector<models::FlowRecord> read_flows(hid_t file) {
   const bool states = t.has("state");  // files of before it: finished flows only
   const auto state = states ? t.strings("state") : std::vector<std::string>{};
   const auto delivered = states ? t.get<int64_t>("bytes_delivered") : std::vector<int64_t>{};
+  const bool cnps = t.has("cnps_received");  // files of before it: unknown
+  const auto cnp = cnps ? t.get<int64_t>("cnps_received") : std::vector<int64_t>{};
   std::vector<models::FlowRecord> flows(t.rows());
   for (size_t i = 0; i < flows.size(); ++i) {
     models::FlowRecord& f = flows[i];
@@ -90,6 +92,7 @@ std::vector<models::FlowRecord> read_flows(hid_t file) {
     f.ideal_fct = Duration::ps(ideal[i]);
     f.retransmitted_bytes = retx[i];
     f.bytes_delivered = states ? delivered[i] : size[i];
+    f.cnps_received = cnps ? cnp[i] : -1;
     if (states && state[i] != schema::flows::kFinished) {
       if (state[i] == schema::flows::kRunning) {
         f.state = models::FlowRecord::State::kRunning;

@@ -197,6 +197,7 @@ void write_flows(hid_t file, const std::vector<models::FlowRecord>& flows) {
                                                              : schema::flows::kWaiting);
         }));
   t.add("bytes_delivered", col(flows, [](const R& r) { return r.bytes_delivered; }));
+  t.add("cnps_received", col(flows, [](const R& r) { return r.cnps_received; }));
 }
 
 void write_collectives(hid_t file, const std::vector<models::CollectiveRecord>& cs) {

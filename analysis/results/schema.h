@@ -91,12 +91,15 @@ inline constexpr std::array kColumns = {"flow_id",
                                         "slowdown",
                                         "retransmitted_bytes",
                                         "state",
-                                        "bytes_delivered"};
+                                        "bytes_delivered",
+                                        "cnps_received"};
 // Every planned flow is a row (collective steps not yet generated when the
 // run ended excepted: /meta@flows_planned counts them). state: "finished",
 // "running" (started, not done), "waiting" (never started). For the last two
 // finish_ps is the run's end, fct_ps is -1 and slowdown NaN; bytes_delivered
-// is the payload acknowledged (-1: the transport cannot tell). Files written
+// is the payload acknowledged (-1: the transport cannot tell). cnps_received:
+// the CNPs the flow's sender (its RoCE QP) received, -1 for transports that do
+// not count them (and in files written before the column). Files written
 // before state existed hold finished flows only (readers assume "finished").
 inline constexpr const char* kFinished = "finished";
 inline constexpr const char* kRunning = "running";

@@ -29,6 +29,12 @@ class FlowListener {
   virtual ~FlowListener() = default;
   // The sender learned that every byte was delivered (last ACK).
   virtual void flow_finished(uint32_t flow_id, sim::Time finish, int64_t retransmitted_bytes) = 0;
+  // Just before flow_finished, from a transport that counts them: the CNPs
+  // the flow's sender (its QP, the DCQCN reaction point) received.
+  virtual void flow_cnps(uint32_t flow_id, int64_t cnps) {
+    (void)flow_id;
+    (void)cnps;
+  }
 };
 
 // Implemented by each transport that can carry flows (RoCE NIC, TCP stack).
@@ -40,6 +46,8 @@ class FlowEndpoint {
   // Payload bytes of a started, unfinished flow the receiver has acknowledged
   // (for the record of a flow a run ends before); -1 when unknown.
   virtual int64_t bytes_acked(uint32_t /*flow_id*/) const { return -1; }
+  // CNPs a started, unfinished flow's sender has received; -1 when not counted.
+  virtual int64_t cnps_received(uint32_t /*flow_id*/) const { return -1; }
 };
 
 }  // namespace xoff::models

@@ -31,6 +31,7 @@ struct FlowRecord {
   enum class State : uint8_t { kFinished, kRunning, kWaiting };
   State state = State::kFinished;
   int64_t bytes_delivered = 0;  // payload acknowledged (size when finished; -1 unknown)
+  int64_t cnps_received = -1;   // CNPs its sender's QP received (RoCE; -1 not counted)
   bool finished() const { return state == State::kFinished; }
   double slowdown() const {
     return ideal_fct.count_ps() > 0 ? static_cast<double>((finish - start).count_ps()) /

@@ -80,6 +80,7 @@ void RoceNic::start_flow(const FlowSpec& spec) {
   q.npkts = std::max<int64_t>(1, (q.size + cfg_.mtu.count() - 1) / cfg_.mtu.count());
   q.snd_una = q.snd_nxt = q.snd_max = 0;
   q.retx_bytes = 0;
+  q.cnps = 0;
   q.cc = DcqcnRateControl(cfg_.dcqcn, host_.nic_port().rate());
   ++active_qps_;
   ++counters_.flows_started;
@@ -252,7 +253,10 @@ void RoceNic::on_cnp(Packet& p) {
   ++counters_.cnps_received;
   Qp* q = qp_of(p.conn, p.flow);
   net_.consume(p);
-  if (q != nullptr) q->cc.on_cnp(sim_.now());
+  if (q != nullptr) {
+    ++q->cnps;
+    q->cc.on_cnp(sim_.now());
+  }
 }
 
 void RoceNic::handle_event(uint64_t tag) {
@@ -290,8 +294,12 @@ void RoceNic::finish(uint32_t i) {
   ++counters_.flows_finished;
   const uint32_t flow = q.flow;
   const int64_t retx = q.retx_bytes;
+  const int64_t cnps = q.cnps;
   if (!q.queued) free_qp(i);
-  if (listener_ != nullptr) listener_->flow_finished(flow, sim_.now(), retx);
+  if (listener_ != nullptr) {
+    listener_->flow_cnps(flow, cnps);
+    listener_->flow_finished(flow, sim_.now(), retx);
+  }
 }
 
 // A linear scan over this NIC's QPs: called once per unfinished flow at the
@@ -299,6 +307,13 @@ void RoceNic::finish(uint32_t i) {
 int64_t RoceNic::bytes_acked(uint32_t flow_id) const {
   for (const Qp& q : qps_) {
     if (q.active && q.flow == flow_id) return std::min(q.size, q.snd_una * cfg_.mtu.count());
+  }
+  return -1;
+}
+
+int64_t RoceNic::cnps_received(uint32_t flow_id) const {
+  for (const Qp& q : qps_) {
+    if (q.active && q.flow == flow_id) return q.cnps;
   }
   return -1;
 }

@@ -56,6 +56,7 @@ class RoceNic final : public Transport, public FlowEndpoint, public sim::EventHa
 
   void start_flow(const FlowSpec& spec) override;
   int64_t bytes_acked(uint32_t flow_id) const override;
+  int64_t cnps_received(uint32_t flow_id) const override;
   void receive(Packet& p) override;
   void on_room() override;
   void handle_event(uint64_t tag) override;
@@ -93,6 +94,7 @@ class RoceNic final : public Transport, public FlowEndpoint, public sim::EventHa
     int64_t snd_nxt = 0;  // next PSN to send
     int64_t snd_max = 0;  // one past the highest PSN ever sent
     int64_t retx_bytes = 0;
+    int64_t cnps = 0;  // received for this flow
     sim::Time last_send;
     sim::Bytes last_size;
     sim::Time rto_deadline;

@@ -168,6 +168,11 @@ void TrafficManager::flow_finished(uint32_t flow_id, sim::Time finish,
   for (FlowObserver* o : observers_) o->on_flow_finished(record);
 }
 
+void TrafficManager::flow_cnps(uint32_t flow_id, int64_t cnps) {
+  XOFF_CHECK(flow_id < flows_.size(), "flow_cnps: unknown flow id");
+  state_[flow_id].cnps = cnps;
+}
+
 void TrafficManager::report_unfinished() {
   for (uint32_t id = 0; id < flows_.size(); ++id) {
     const FlowState& st = state_[id];
@@ -178,6 +183,7 @@ void TrafficManager::report_unfinished() {
       r.state = FlowRecord::State::kRunning;
       const FlowEndpoint* ep = endpoints_[endpoint_slot(flows_[id].src, flows_[id].protocol)];
       r.bytes_delivered = ep != nullptr ? ep->bytes_acked(id) : -1;
+      r.cnps_received = ep != nullptr ? ep->cnps_received(id) : -1;
     } else {
       r.state = FlowRecord::State::kWaiting;
       r.start = std::max(flows_[id].start, st.ready);
@@ -205,6 +211,7 @@ FlowRecord TrafficManager::make_record(uint32_t id, int64_t retransmitted_bytes)
                                                  : sim::Duration::zero();
   r.retransmitted_bytes = retransmitted_bytes;
   r.bytes_delivered = spec.size.count();
+  r.cnps_received = st.cnps;
   return r;
 }
 

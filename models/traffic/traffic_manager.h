@@ -70,6 +70,7 @@ class TrafficManager final : public FlowListener, public sim::EventHandler {
 
   // FlowListener: the transport saw the last byte acknowledged.
   void flow_finished(uint32_t flow_id, sim::Time finish, int64_t retransmitted_bytes) override;
+  void flow_cnps(uint32_t flow_id, int64_t cnps) override;
   void handle_event(uint64_t tag) override;
   const char* event_kind(uint64_t) const override { return "traffic: flow start"; }
 
@@ -90,6 +91,7 @@ class TrafficManager final : public FlowListener, public sim::EventHandler {
     sim::Time finished;
     sim::Duration gap;
     sim::Duration ideal;
+    int64_t cnps = -1;     // CNPs its sender received (flow_cnps; -1 not counted)
     uint32_t waiting = 0;  // dependencies not yet finished
     Phase phase = Phase::kWaiting;
   };

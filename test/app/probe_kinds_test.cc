@@ -143,6 +143,14 @@ TEST_F(ProbeKinds, CnpsSentByTheReceiverAreTheCnpsTheSendersGot) {
   const double sent = sum(series("cnps_sent/h2"));
   EXPECT_GT(sent, 0);
   EXPECT_DOUBLE_EQ(sent, sum(series("cnps_received/h0")) + sum(series("cnps_received/h1")));
+  // Per QP, in /flows: each host sends one flow, so its QP got all its CNPs.
+  ASSERT_EQ(data().flows.size(), 2u);
+  for (const auto& f : data().flows) {
+    ASSERT_TRUE(f.finished());
+    EXPECT_DOUBLE_EQ(static_cast<double>(f.cnps_received),
+                     sum(series("cnps_received/h" + std::to_string(f.src_host))))
+        << f.name;
+  }
 }
 
 TEST_F(ProbeKinds, ClassThroughputIsPartOfThePortsAndFillsTheBottleneck) {
