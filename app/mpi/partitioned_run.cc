@@ -265,24 +265,7 @@ int run_partitioned(const RunArgs& a, PartComm& comm) {
   if (lead) progress.finish();
   const double wall = progress.elapsed_seconds();
 
-  w.net().report_counters();
-  w.traffic().report_unfinished();
-  set_topology(rec, cfg.topology, &w.net());
-  rec.canonicalize();
-  w.net().check_conservation();
-
-  analysis::RunMetadata meta;
-  meta.xoff_version = XOFF_VERSION;
-  meta.scenario_name = cfg.variant.empty() ? cfg.name : cfg.name + " [" + cfg.variant + "]";
-  meta.scenario_text = scenario_text(cfg, a);
-  meta.seed = cfg.seed;
-  meta.fingerprint = sim.fingerprint();
-  meta.events = sim.events_executed();
-  meta.sim_time = sim.now();
-  meta.status = "complete";
-  meta.flows_planned = w.planned_flows();
-  meta.collectives_planned = 0;
-  meta.wall_seconds = a.reproducible ? 0.0 : wall;
+  const analysis::RunMetadata meta = finish_run(w, rec, cfg, a, "complete", wall);
   const uint64_t frames = comm.sum({outbox.frames()})[0];
 
   int status = 0;

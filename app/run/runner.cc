@@ -36,6 +36,32 @@ void set_topology(analysis::H5Recorder& rec, const models::Topology& t, models::
   rec.set_topology(std::move(nodes), std::move(links));
 }
 
+analysis::RunMetadata finish_run(World& w, analysis::H5Recorder& rec, const ScenarioConfig& cfg,
+                                 const RunArgs& a, const std::string& status, double wall_seconds) {
+  w.net().report_counters();
+  w.traffic().report_unfinished();
+  set_topology(rec, cfg.topology, &w.net());  // links as the run left them
+  rec.canonicalize();
+  w.net().check_conservation();
+
+  analysis::RunMetadata meta;
+  meta.xoff_version = XOFF_VERSION;
+  meta.scenario_name = cfg.variant.empty() ? cfg.name : cfg.name + " [" + cfg.variant + "]";
+  meta.scenario_text = scenario_text(cfg, a);
+  meta.seed = cfg.seed;
+  meta.fingerprint = w.sim().fingerprint();
+  meta.events = w.sim().events_executed();
+  meta.sim_time = w.sim().now();
+  meta.status = status;
+  meta.flows_planned = w.planned_flows();
+  meta.collectives_planned = 0;  // one row per iteration of each collective
+  for (const auto& c : cfg.traffic.collectives) meta.collectives_planned += c.iterations;
+  // The wall time is the one thing in the file that differs between two runs of
+  // the same scenario and seed; --reproducible leaves it out (0).
+  meta.wall_seconds = a.reproducible ? 0.0 : wall_seconds;
+  return meta;
+}
+
 std::vector<std::string> run_overrides(const RunArgs& a) {
   std::vector<std::string> overrides;
   if (!a.variant.empty()) overrides.push_back("scenario.variant=" + a.variant);
@@ -200,27 +226,8 @@ RunOutcome run_scenario(const RunArgs& a) {
   limits.interrupted = &g_interrupted;
   const World::End end = w.run(&progress, limits);
   out.status = status_name(end);
-  w.net().report_counters();
-  w.traffic().report_unfinished();
-  set_topology(rec, cfg.topology, &w.net());  // links as the run left them
-  rec.canonicalize();
-  w.net().check_conservation();
-
-  analysis::RunMetadata meta;
-  meta.xoff_version = XOFF_VERSION;
-  meta.scenario_name = cfg.variant.empty() ? cfg.name : cfg.name + " [" + cfg.variant + "]";
-  meta.scenario_text = scenario_text(cfg, a);
-  meta.seed = cfg.seed;
-  meta.fingerprint = w.sim().fingerprint();
-  meta.events = w.sim().events_executed();
-  meta.sim_time = w.sim().now();
-  meta.status = out.status;
-  meta.flows_planned = w.planned_flows();
-  meta.collectives_planned = 0;  // one row per iteration of each collective
-  for (const auto& c : cfg.traffic.collectives) meta.collectives_planned += c.iterations;
-  // The wall time is the one thing in the file that differs between two runs of
-  // the same scenario and seed; --reproducible leaves it out (0).
-  meta.wall_seconds = a.reproducible ? 0.0 : progress.elapsed_seconds();
+  const analysis::RunMetadata meta =
+      finish_run(w, rec, cfg, a, out.status, progress.elapsed_seconds());
   out.data = rec.data();
   out.data.meta = meta;
   fill_outcome(w, out);

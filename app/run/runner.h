@@ -34,6 +34,12 @@ std::string default_output(const std::string& scenario_path);
 // (`net` null: before it, every link up).
 void set_topology(analysis::H5Recorder& rec, const models::Topology& t,
                   models::Network* net = nullptr);
+class World;
+// The end of a run, shared by xoff run and each process of xoff-mpi: counters
+// and unfinished flows to the recorder, the topology as the run left it, the
+// tables in canonical order, the conservation check; returns the metadata.
+analysis::RunMetadata finish_run(World& w, analysis::H5Recorder& rec, const ScenarioConfig& cfg,
+                                 const RunArgs& a, const std::string& status, double wall_seconds);
 // The overrides a run applies, in order: --variant, the --set list, --seed.
 std::vector<std::string> run_overrides(const RunArgs& a);
 // The scenario as run, for /meta: the file after overrides, with the
