@@ -49,6 +49,7 @@ void read_nic(std::optional<TableReader> r, models::RoceConfig& c) {
   c.cnp_dscp =
       static_cast<uint8_t>(r->optional<int64_t>("cnp_dscp", c.cnp_dscp, {.min = 0, .max = 63}));
   c.send_cnps = r->optional<bool>("send_cnps", c.send_cnps);
+  c.cnp_on_ack = r->choice("cnp", {"frame", "ack"}, "frame") == "ack";
   const std::string profile = r->choice("dcqcn", {"paper", "nic_like", "off"}, "paper");
   c.dcqcn = profile == "nic_like" ? models::DcqcnParams::nic_like() : models::DcqcnParams::paper();
   c.dcqcn.enabled = profile != "off";

@@ -39,6 +39,10 @@ struct RoceConfig {
   // class) and marked with this class / DSCP / PCP for the switches that
   // classify them. Defaults: Mellanox cnp_802p_prio = 6, cnp_dscp = 48.
   bool send_cnps = true;
+  // Instead of a CNP frame, the notification rides on the flow's next ACK or
+  // NAK as a congestion-echo flag (Packet::ece), as some NICs and simulators
+  // do: no frame of its own, the ACK's class and latency, lost with the ACK.
+  bool cnp_on_ack = false;
   int cnp_tc = 6;
   uint8_t cnp_dscp = 48;
   uint8_t cnp_pcp = 6;

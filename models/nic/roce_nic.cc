@@ -229,9 +229,15 @@ void RoceNic::on_ack(Packet& p) {
   ++(nak ? counters_.naks_received : counters_.acks_received);
   const int64_t ack = p.ack;
   const uint32_t i = p.conn;
+  const bool cnp = p.ece;  // cnp_on_ack: a CNP on this ACK
   Qp* q = qp_of(i, p.flow);
   net_.consume(p);
+  if (cnp) ++counters_.cnps_received;
   if (q == nullptr) return;
+  if (cnp) {
+    ++q->cnps;
+    q->cc.on_cnp(sim_.now());
+  }
   if (ack > q->snd_una) {
     q->snd_una = std::min(ack, q->snd_max);
     q->snd_nxt = std::max(q->snd_nxt, q->snd_una);

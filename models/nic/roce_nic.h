@@ -106,6 +106,7 @@ class RoceNic final : public Transport, public FlowEndpoint, public sim::EventHa
     int unacked = 0;        // in-order packets since the last ACK
     bool nak_sent = false;  // a NAK for `expected` is outstanding
     bool cnp_sent = false;
+    bool cnp_pending = false;  // cnp_on_ack: the next ACK carries it
     sim::Time last_cnp;
   };
 

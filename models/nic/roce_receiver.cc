@@ -49,6 +49,8 @@ void RoceNic::send_ack(const Packet& data, RxFlow& rx, PacketKind kind) {
     a.dscp = cfg_.ack_dscp;
     a.pcp = cfg_.ack_pcp;
   }
+  a.ece = rx.cnp_pending;  // cnp_on_ack: a CNP riding on this ACK
+  rx.cnp_pending = false;
   if (kind == PacketKind::kRoceNak) {
     ++counters_.naks_sent;
   } else {
@@ -67,6 +69,11 @@ void RoceNic::maybe_send_cnp(const Packet& data, RxFlow& rx) {
   if (rx.cnp_sent && now - rx.last_cnp < cfg_.dcqcn.cnp_interval) return;
   rx.cnp_sent = true;
   rx.last_cnp = now;
+  ++counters_.cnps_sent;
+  if (cfg_.cnp_on_ack) {
+    rx.cnp_pending = true;  // on the ACK this packet (or the next) gets
+    return;
+  }
   Packet& c = net_.make_packet(kRoceCnpBytes + cfg_.extra_wire_bytes);
   c.kind = PacketKind::kCnp;
   c.protocol = Protocol::kRoce;
@@ -78,7 +85,6 @@ void RoceNic::maybe_send_cnp(const Packet& data, RxFlow& rx) {
   c.tc = static_cast<uint8_t>(cfg_.cnp_tc);
   c.dscp = cfg_.cnp_dscp;
   c.pcp = cfg_.cnp_pcp;
-  ++counters_.cnps_sent;
   host_.nic_port().enqueue_control(c);
 }
 

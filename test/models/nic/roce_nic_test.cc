@@ -113,6 +113,46 @@ TEST(RoceNic, CnpHalvesTheSendersRateAndPacesAtIt) {
   t.net.check_conservation();
 }
 
+// nic.cnp = "ack": the same notifications, carried by the ACKs. The 20 CNPs of
+// the test above ride on 20 of the 11 770 ACKs: the fabric carries only data
+// and ACKs (23 540 packets), against 23 560 with CNP frames.
+TEST(RoceNic, CnpOnAckSendsNoFrameAndTheSenderStillCounts) {
+  for (const bool on_ack : {false, true}) {
+    RoceConfig cfg;
+    cfg.dcqcn.enabled = false;
+    cfg.cnp_on_ack = on_ack;
+    ViaWire t(cfg);
+    t.w.mark_ce = true;
+    t.nic_a.start_flow(roce_flow(0, 0, 1, sim::Bytes(11'770'000)));
+    t.sim.run();
+    EXPECT_EQ(t.nic_b.counters().cnps_sent, 20);
+    EXPECT_EQ(t.nic_a.counters().cnps_received, 20);
+    EXPECT_EQ(t.net.ledger().created_packets, on_ack ? 23'540 : 23'560);
+    t.net.check_conservation();
+  }
+}
+
+// The first CNP on an ACK: the first data packet reaches b at 2 x 84.96 ns +
+// 2 us; its ACK (66 B, 5.28 ns per hop) is back at a at 2.16992 us + 2 x
+// 5.28 ns + 2 us = 4.18048 us, and halves the rate then (a CNP frame, 78 B,
+// arrives 1.92 ns later: the test above).
+TEST(RoceNic, CnpOnAckCutsTheRateWhenTheAckArrives) {
+  RoceConfig cfg;
+  cfg.cnp_on_ack = true;
+  ViaWire t(cfg);
+  t.w.mark_ce = true;
+  t.nic_a.start_flow(roce_flow(0, 0, 1, 10_MB));
+  const sim::Time ack_at = sim::Time::from_ps(2 * kPktPs + 2'000'000 + 2 * kAckPs + 2'000'000);
+  t.sim.run_until(ack_at - 1_ps);
+  EXPECT_EQ(t.nic_a.rate_control(0)->rate(), 100_Gbps);
+  t.sim.run_until(ack_at);
+  EXPECT_EQ(t.nic_a.counters().cnps_received, 1);
+  EXPECT_EQ(t.nic_a.rate_control(0)->rate(), 50_Gbps);
+  t.sim.run();
+  ASSERT_EQ(t.done.done.size(), 1u);
+  t.net.check_conservation();
+}
+
 TEST(RoceNic, PacedQpWakesEarlyWhenItsRateTimerRaisesTheRate) {
   RoceConfig cfg;
   cfg.dcqcn.clamp_target_always = false;  // back-to-back cuts keep R_T = 100G
