@@ -41,15 +41,9 @@ Simulator::EventId Simulator::schedule_checked(Time t, EventHandler& handler, ui
                             " ps, now " + std::to_string(now_.count_ps()) + " ps");
   // Beyond the horizon (75 minutes; runs are at most an hour): it can never
   // run, so it is not kept (a timer a very long interval ahead).
-  if (t.count_ps() >= (int64_t{1} << kTimeBits)) {
-    ++beyond_horizon_;
-    return k >> kSlotBits;
-  }
-  if (!is_local(handler.stream_)) {
-    ++dropped_remote_;
-    return k >> kSlotBits;
-  }
-  push(k, handler, tag);
+  // Another part's stream: that part runs it.
+  const bool kept = t.count_ps() < (int64_t{1} << kTimeBits) && is_local(handler.stream_);
+  if (kept) push(k, handler, tag);
   return k >> kSlotBits;
 }
 

@@ -148,7 +148,6 @@ class Simulator {
   bool is_local(StreamId s) const {
     return !partitioned_ || s == kObserverStream || (s < local_.size() && local_[s] != 0);
   }
-  uint64_t dropped_remote() const { return dropped_remote_; }
 
   // Runs events with time <= `until`, then sets the clock to `until` (unless
   // stopped early). Returns the number of events run by this call.
@@ -257,8 +256,6 @@ class Simulator {
   StreamId current_stream_ = kSetupStream;
   uint64_t events_ = 0;
   uint64_t fingerprint_ = 0;
-  uint64_t dropped_remote_ = 0;
-  uint64_t beyond_horizon_ = 0;
   EventId current_id_ = ~EventId{0};  // of the event running or run last
   bool stopped_ = false;
   bool profiling_ = false;

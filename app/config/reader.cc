@@ -8,7 +8,7 @@
 namespace xoff::config {
 namespace {
 
-std::string quoted_list(std::initializer_list<std::string_view> values) {
+std::string quoted_list(std::span<const std::string_view> values) {
   std::string out;
   for (const auto v : values) {
     if (!out.empty()) out += ", ";
@@ -143,7 +143,7 @@ std::vector<T> TableReader::array(std::string_view key, std::type_identity_t<Bou
 }
 
 std::optional<std::string> TableReader::choice_impl(std::string_view key,
-                                                    std::initializer_list<std::string_view> allowed,
+                                                    std::span<const std::string_view> allowed,
                                                     bool required) {
   const toml::node* node = lookup(key);
   if (!node) {
@@ -163,13 +163,18 @@ std::optional<std::string> TableReader::choice_impl(std::string_view key,
 
 std::string TableReader::choice(std::string_view key,
                                 std::initializer_list<std::string_view> allowed) {
+  return choice(key, std::span<const std::string_view>(allowed.begin(), allowed.size()));
+}
+
+std::string TableReader::choice(std::string_view key, std::span<const std::string_view> allowed) {
   return choice_impl(key, allowed, true).value_or(std::string());
 }
 
 std::string TableReader::choice(std::string_view key,
                                 std::initializer_list<std::string_view> allowed,
                                 std::string_view fallback) {
-  return choice_impl(key, allowed, false).value_or(std::string(fallback));
+  return choice_impl(key, std::span<const std::string_view>(allowed.begin(), allowed.size()), false)
+      .value_or(std::string(fallback));
 }
 
 TableReader TableReader::table(std::string_view key) {

@@ -28,6 +28,7 @@
 
 #include <initializer_list>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -82,6 +83,8 @@ class TableReader {
   std::string choice(std::string_view key, std::initializer_list<std::string_view> allowed);
   std::string choice(std::string_view key, std::initializer_list<std::string_view> allowed,
                      std::string_view fallback);
+  // The same, from a list the models keep (e.g. models::kProbeKindNames).
+  std::string choice(std::string_view key, std::span<const std::string_view> allowed);
 
   // An array whose elements are all T (each element checked, errors at `key[i]`); a missing
   // key is an empty vector.
@@ -122,8 +125,7 @@ class TableReader {
   std::optional<T> read_node(const toml::node& node, const std::string& path,
                              const Bounds<T>& bounds);
   std::optional<std::string> choice_impl(std::string_view key,
-                                         std::initializer_list<std::string_view> allowed,
-                                         bool required);
+                                         std::span<const std::string_view> allowed, bool required);
   TableReader child(const toml::table& table, std::string path);
 
   const toml::table* table_;

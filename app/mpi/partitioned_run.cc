@@ -156,43 +156,36 @@ void print_summary(const analysis::RunData& d, const Partition& p, const models:
 int run_partitioned(const RunArgs& a, PartComm& comm) {
   const int rank = comm.rank();
   const bool lead = rank == 0;
+  // Every process meets the same bad input; part 0 says so, all exit 2.
+  const auto refuse = [&](const std::string& message) {
+    if (lead) std::fprintf(stderr, "%s\n", message.c_str());
+    return 2;
+  };
+  const auto cannot_yet = [&](const std::string& what) {
+    return refuse(a.scenario + ": error: xoff-mpi cannot run this scenario yet: " + what +
+                  " (run it with `xoff run`)");
+  };
   ScenarioConfig cfg;
   try {
     cfg = load_scenario(a.scenario, run_overrides(a));
   } catch (const config::ScenarioError& e) {
-    if (lead) std::fprintf(stderr, "%s\n", e.what());
-    return 2;
+    return refuse(e.what());
   }
   const std::vector<std::string> unsupported = partition_unsupported(cfg);
-  if (!unsupported.empty()) {
-    if (lead) {
-      for (const auto& u : unsupported) {
-        std::fprintf(stderr,
-                     "%s: error: xoff-mpi cannot run this scenario yet: %s (run it with "
-                     "`xoff run`)\n",
-                     a.scenario.c_str(), u.c_str());
-      }
-    }
-    return 2;
-  }
+  for (const std::string& u : unsupported) cannot_yet(u);
+  if (!unsupported.empty()) return 2;
   Partition part;
   try {
     part = partition_fabric(
         cfg.topology, comm.size(),
         a.partition == "metis" ? PartitionMethod::kMetis : PartitionMethod::kContiguous);
   } catch (const std::exception& e) {
-    if (lead)
-      std::fprintf(stderr, "xoff-mpi: error: --partition %s: %s\n", a.partition.c_str(), e.what());
-    return 2;
+    return refuse("xoff-mpi: error: --partition " + a.partition + ": " + e.what());
   }
   if (part.parts > 1 && part.lookahead <= sim::Duration::zero()) {
-    if (lead) {
-      std::fprintf(stderr,
-                   "%s: error: a link between processes has no delay, so nothing can be "
-                   "simulated ahead (give every link a delay, or run on one process)\n",
-                   a.scenario.c_str());
-    }
-    return 2;
+    return refuse(a.scenario +
+                  ": error: a link between processes has no delay, so nothing can be simulated "
+                  "ahead (give every link a delay, or run on one process)");
   }
   sim::set_log_level(spdlog::level::from_str(a.log_level));
   const std::string output = a.output.empty() ? default_output(a.scenario) : a.output;
@@ -204,14 +197,8 @@ int run_partitioned(const RunArgs& a, PartComm& comm) {
   // TCP opens both ends of a connection at once (TcpStack::connect): a host
   // reaches into its peer's stack with no delay.
   for (uint32_t f = 0; f < w.traffic().num_flows(); ++f) {
-    if (w.traffic().spec(f).protocol != models::Protocol::kTcp) continue;
-    if (lead) {
-      std::fprintf(stderr,
-                   "%s: error: xoff-mpi cannot run this scenario yet: TCP flows (a "
-                   "connection opens at both hosts at once) (run it with `xoff run`)\n",
-                   a.scenario.c_str());
-    }
-    return 2;
+    if (w.traffic().spec(f).protocol == models::Protocol::kTcp)
+      return cannot_yet("TCP flows (a connection opens at both hosts at once)");
   }
   if (lead) {
     std::error_code ec;
@@ -236,8 +223,7 @@ int run_partitioned(const RunArgs& a, PartComm& comm) {
   // World::run's slices and completion checks, cut into windows.
   Progress progress(!a.quiet && lead, cfg.duration);
   const sim::Time end = sim::Time::zero() + cfg.duration;
-  const sim::Duration slice =
-      std::clamp(cfg.duration / 1000, sim::Duration::us(1), sim::Duration::ms(1));
+  const sim::Duration slice = World::slice(cfg.duration);
   const sim::Duration window = part.parts > 1 ? part.lookahead : cfg.duration;
   sim::Simulator& sim = w.sim();
   sim::Time stop_at = end;
@@ -284,9 +270,7 @@ int run_partitioned(const RunArgs& a, PartComm& comm) {
       parts.push_back(
           analysis::read_results((parts_dir / ("part" + std::to_string(k) + ".h5")).string()));
     const analysis::RunData merged = merge_parts(parts, part, cfg.topology);
-    const auto parent = std::filesystem::path(output).parent_path();
-    if (!parent.empty()) std::filesystem::create_directories(parent);
-    if (!a.no_output) analysis::write_results(merged, output);
+    if (!a.no_output) analysis::write_results(merged, output);  // parts_dir made its folder
     std::error_code ec;
     std::filesystem::remove_all(parts_dir, ec);
     if (a.print_summary) {

@@ -251,11 +251,10 @@ World::End World::run(Progress* progress) { return run(progress, Limits{}); }
 
 World::End World::run(Progress* progress, const Limits& limits) {
   const sim::Time end = sim::Time::zero() + cfg_.duration;
-  // Slices of duration/1000, at least 1 us and at most 1 ms: the completion
-  // check runs at least every simulated ms, so a run whose traffic is done
-  // does not go on sampling for a thousandth of a very long duration.
-  const sim::Duration slice =
-      std::clamp(cfg_.duration / 1000, sim::Duration::us(1), sim::Duration::ms(1));
+  // The completion check runs at least every simulated ms, so a run whose
+  // traffic is done does not go on sampling for a thousandth of a very long
+  // duration.
+  const sim::Duration slice = World::slice(cfg_.duration);
   sim::Time stop_at = end;
   bool done = false;
   // The slice's end is fixed before it runs (the completion check below

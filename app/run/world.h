@@ -3,6 +3,7 @@
 // the network (switches, hosts, links), the endpoint transports, the traffic
 // layer, the monitors and the fault injector. Building cannot fail on input
 // (load_scenario already refused bad input); it can only hit a broken invariant.
+#include <algorithm>
 #include <memory>
 #include <vector>
 
@@ -56,6 +57,11 @@ class World {
   // deterministic. `progress` (may be null) is updated after every slice.
   End run(Progress* progress, const Limits& limits);
   End run(Progress* progress = nullptr);  // no limits
+  // The slices of run(): duration/1000, at least 1 us and at most 1 ms. The
+  // completion check runs at their ends (xoff-mpi's windows stop there too).
+  static sim::Duration slice(sim::Duration duration) {
+    return std::clamp(duration / 1000, sim::Duration::us(1), sim::Duration::ms(1));
+  }
   bool traffic_done() const;
   // Every flow the run plans: the manager's and collective steps not yet generated.
   uint64_t planned_flows() const { return traffic_.num_flows() + collectives_.ungenerated_flows(); }

@@ -1,6 +1,7 @@
 // [routing], [[fault]] and [monitor]: the parts of a scenario that name
 // switches, links and ports.
 #include "app/scenario/parse.h"
+#include "models/monitor/sampler.h"
 
 namespace xoff::app {
 namespace {
@@ -212,10 +213,7 @@ void read_monitor(std::optional<TableReader> r, Names& names, MonitorConfig& out
                                                  {.min = sim::Duration::ns(100)});
   for (TableReader p : r->array_of_tables("probe")) {
     ProbeConfig pc;
-    pc.kind =
-        p.choice("kind", {"queue_bytes", "paused", "tx_gbps", "class_tx_gbps", "pause_tx",
-                          "pause_rx", "pg_shared_bytes", "pg_headroom_bytes", "cnps_sent",
-                          "cnps_received", "dcqcn_rate_gbps", "dcqcn_target_gbps", "dcqcn_alpha"});
+    pc.kind = p.choice("kind", models::kProbeKindNames);
     const auto n = names.node(p, "node");
     pc.port = static_cast<int>(p.optional<int64_t>("port", -1, {.min = -1, .max = 65535}));
     const bool pg_kind = pc.kind.rfind("pg_", 0) == 0;

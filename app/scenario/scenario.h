@@ -97,7 +97,7 @@ struct SlowReceiver {
 };
 
 struct ProbeConfig {
-  std::string kind;   // one of kProbeKinds (models/monitor/sampler.h)
+  std::string kind;   // one of models::kProbeKindNames (models/monitor/sampler.h)
   uint32_t node = 0;  // topology node index
   int port = -1;      // -1: every port of the node (not for host-level kinds)
   uint8_t tc = 0;     // the class; the priority group of pg_* kinds

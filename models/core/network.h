@@ -15,6 +15,7 @@
 #include "models/core/drop.h"
 #include "models/core/node.h"
 #include "models/monitor/recorder.h"
+#include "sim/check.h"
 #include "sim/pool.h"
 #include "sim/simulator.h"
 
@@ -52,6 +53,9 @@ class Network {
 
   template <class T, class... Args>
   T& add_node(Args&&... args) {
+    // Node i's event stream is i + 1 (Node::sim_stream), below the observers'.
+    XOFF_CHECK(nodes_.size() + 1 < sim::kObserverStream,
+               "more nodes than event streams (2^18 - 2)");
     auto node = std::make_unique<T>(*this, NodeId(static_cast<uint32_t>(nodes_.size())),
                                     std::forward<Args>(args)...);
     T& ref = *node;

@@ -173,9 +173,7 @@ void EgressPort::on_tx_done() {
     if (exit_ != nullptr) {
       exit_->frame_left(*this, *p, f.arrival, f.key);
     } else {
-      if (!arrive_timer_.armed()) arrive_timer_.arm_at(f.arrival, f.key);
-      if (flight_.empty()) next_arrival_ = p;
-      flight_.push_back(f);
+      propagate(f);
     }
   }
   try_send();
@@ -197,9 +195,7 @@ void EgressPort::inject_arrival(Packet& p, sim::Time arrival, sim::EventKey key)
     net_.drop(p, DropReason::kLinkDown, owner_);
     return;
   }
-  if (!arrive_timer_.armed()) arrive_timer_.arm_at(arrival, key);
-  if (flight_.empty()) next_arrival_ = &p;
-  flight_.push_back(InFlight{arrival, &p, key});
+  propagate(InFlight{arrival, &p, key});
 }
 
 void EgressPort::receive_pause(const Packet& pause) {

@@ -160,6 +160,13 @@ class EgressPort final : public sim::EventHandler {
   void start_tx(Packet& p, bool control);
   void on_tx_done();
   void on_arrive();
+  // Onto the wire towards the peer, behind the frames already propagating
+  // (here, on the hot path of every hop, so that it is inlined).
+  void propagate(const InFlight& f) {
+    if (!arrive_timer_.armed()) arrive_timer_.arm_at(f.arrival, f.key);
+    if (flight_.empty()) next_arrival_ = f.pkt;
+    flight_.push_back(f);
+  }
   void apply_pause(const PendingPause& pp);
   void arm_resume();
   void kick();

@@ -82,7 +82,7 @@ std::string Sampler::series_name(const Network& net, const Probe& p) {
 void Sampler::start() {
   for (const Probe& p : probes_) {
     series_.push_back(net_.recorder().declare_series(series_name(net_, p), info(p.kind).unit));
-    last_tx_.push_back(total(p));
+    last_total_.push_back(total(p));
   }
   timer_.arm_in(interval_);
 }
@@ -135,8 +135,8 @@ void Sampler::handle_event(uint64_t) {
       case ProbeKind::kCnpsSent:
       case ProbeKind::kCnpsReceived: {
         const int64_t t = total(p);
-        const auto delta = static_cast<double>(t - last_tx_[i]);
-        last_tx_[i] = t;
+        const auto delta = static_cast<double>(t - last_total_[i]);
+        last_total_[i] = t;
         const bool rate = p.kind == ProbeKind::kTxGbps || p.kind == ProbeKind::kClassTxGbps;
         v = rate ? delta * 8.0 / seconds / 1e9 : delta;
         break;

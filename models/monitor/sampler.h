@@ -79,7 +79,7 @@ class Sampler final : public sim::EventHandler {
   sim::Duration interval_;
   std::vector<Probe> probes_;
   std::vector<uint32_t> series_;
-  std::vector<int64_t> last_tx_;
+  std::vector<int64_t> last_total_;
   sim::Timer timer_;
 };
 

@@ -232,12 +232,8 @@ void RoceNic::on_ack(Packet& p) {
   const bool cnp = p.ece;  // cnp_on_ack: a CNP on this ACK
   Qp* q = qp_of(i, p.flow);
   net_.consume(p);
-  if (cnp) ++counters_.cnps_received;
+  if (cnp) note_cnp(q);
   if (q == nullptr) return;
-  if (cnp) {
-    ++q->cnps;
-    q->cc.on_cnp(sim_.now());
-  }
   if (ack > q->snd_una) {
     q->snd_una = std::min(ack, q->snd_max);
     q->snd_nxt = std::max(q->snd_nxt, q->snd_una);
@@ -256,13 +252,18 @@ void RoceNic::on_ack(Packet& p) {
 }
 
 void RoceNic::on_cnp(Packet& p) {
-  ++counters_.cnps_received;
   Qp* q = qp_of(p.conn, p.flow);
   net_.consume(p);
-  if (q != nullptr) {
-    ++q->cnps;
-    q->cc.on_cnp(sim_.now());
-  }
+  note_cnp(q);
+}
+
+// A notification reached this reaction point (a CNP frame, or the flag on an
+// ACK): counted, and the QP's rate cut (none if the flow has finished).
+void RoceNic::note_cnp(Qp* q) {
+  ++counters_.cnps_received;
+  if (q == nullptr) return;
+  ++q->cnps;
+  q->cc.on_cnp(sim_.now());
 }
 
 void RoceNic::handle_event(uint64_t tag) {

@@ -122,6 +122,7 @@ class RoceNic final : public Transport, public FlowEndpoint, public sim::EventHa
   void arm_pacer();
   void on_ack(Packet& p);
   void on_cnp(Packet& p);
+  void note_cnp(Qp* q);
   void on_rto(uint32_t i);
   void finish(uint32_t i);
   // The active QP `conn` if it carries `flow`, else null (stale or foreign).
