@@ -14,6 +14,11 @@ void canonical_order(RunData& d) {
   };
   std::stable_sort(d.pfc_events.begin(), d.pfc_events.end(), by_time_node);
   std::stable_sort(d.watchdog_events.begin(), d.watchdog_events.end(), by_time_node);
+  // In completion order; names are unique, so a tie cannot depend on which
+  // part of a partitioned run reported first.
+  std::stable_sort(d.collectives.begin(), d.collectives.end(), [](const auto& a, const auto& b) {
+    return a.finish != b.finish ? a.finish < b.finish : a.name < b.name;
+  });
 }
 
 std::string format_deadlock_members(const std::vector<models::DeadlockMember>& members) {

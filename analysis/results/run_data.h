@@ -87,7 +87,8 @@ struct RunData {
 // Puts the event-ordered tables in the order a results file keeps them, which
 // does not depend on how a run interleaved its nodes' events (nor on how many
 // processes ran it): flows by flow id; PFC and watchdog events by time, then
-// node name, each node's events at one instant in the order it had them.
+// node name, each node's events at one instant in the order it had them;
+// collectives by finish, then name.
 // Counter tables are already in topology order; series in declaration order.
 void canonical_order(RunData& d);
 

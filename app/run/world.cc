@@ -182,6 +182,7 @@ void World::build_endpoints() {
     auto nic = std::make_unique<models::RoceNic>(*h, cfg_.roce, &traffic_);
     h->attach(models::Protocol::kRoce, *nic);
     const bool here = local(h->id().value());
+    traffic_.set_host_stream(h->ordinal(), h->sim_stream());
     traffic_.set_endpoint(h->ordinal(), models::Protocol::kRoce,
                           here ? static_cast<models::FlowEndpoint&>(*nic) : elsewhere_);
     nics_.push_back(std::move(nic));
@@ -207,6 +208,12 @@ void World::build_traffic() {
   for (const auto& s : t.permutations) traffic_.add_batch(models::permutation_flows(s, cfg_.seed));
   for (const auto& s : t.all_to_all) traffic_.add_batch(models::all_to_all_flows(s));
   for (const auto& p : t.poisson) traffic_.add_batch(models::poisson_flows(p.spec, cfg_.seed));
+  if (!local_nodes_.empty()) {  // a partitioned run: only this part's hosts launch
+    const std::vector<uint32_t> nodes = cfg_.topology.host_nodes();
+    std::vector<bool> hosts(nodes.size());
+    for (uint32_t h = 0; h < hosts.size(); ++h) hosts[h] = local(nodes[h]);
+    collectives_.set_local_hosts(std::move(hosts));
+  }
   for (const auto& c : t.collectives) collectives_.add(c);
   if (!t.rpcs.empty()) {
     std::vector<models::TcpStack*> stacks;

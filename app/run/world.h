@@ -63,8 +63,11 @@ class World {
     return std::clamp(duration / 1000, sim::Duration::us(1), sim::Duration::ms(1));
   }
   bool traffic_done() const;
-  // Every flow the run plans: the manager's and collective steps not yet generated.
-  uint64_t planned_flows() const { return traffic_.num_flows() + collectives_.ungenerated_flows(); }
+  // Every flow the run plans, in every part: the manager's own and every
+  // collective step, generated yet or not.
+  uint64_t planned_flows() const {
+    return traffic_.num_flows() - collectives_.generated_flows() + collectives_.planned_flows();
+  }
 
   sim::Simulator& sim() { return sim_; }
   models::Network& net() { return net_; }

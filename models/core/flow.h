@@ -35,6 +35,14 @@ class FlowListener {
     (void)flow_id;
     (void)cnps;
   }
+  // At the receiver: the flow's last byte arrived with every byte before it
+  // (RoCE: the last packet in PSN order), before the receiver acknowledges
+  // it. Transports that do not report it leave flow_finished as the only
+  // notice. The receiver's host may be simulated where the sender is not.
+  virtual void flow_delivered(uint32_t flow_id, sim::Time at) {
+    (void)flow_id;
+    (void)at;
+  }
 };
 
 // Implemented by each transport that can carry flows (RoCE NIC, TCP stack).

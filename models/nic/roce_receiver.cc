@@ -16,6 +16,7 @@ void RoceNic::on_data(Packet& p) {
   if (p.seq == rx.expected) {
     ++rx.expected;
     rx.nak_sent = false;
+    if (p.last && listener_ != nullptr) listener_->flow_delivered(p.flow, sim_.now());
     if (++rx.unacked >= cfg_.ack_every || p.last) send_ack(p, rx, PacketKind::kRoceAck);
   } else if (p.seq > rx.expected) {
     ++counters_.out_of_order_packets;

@@ -539,6 +539,7 @@ uint32_t CollectiveEngine::add(const CollectiveSpec& spec) {
   for (const WorkloadStep& w : steps_of(spec)) j.record.size_bytes += w.size.count();
   j.record.ideal = collective_ideal(spec);
   plan_parts(job);
+  j.first_flow = tm_.reserve_ids(j.total * spec.iterations);
   // Phase 0 names every rank as a source and a destination, so the manager
   // validates the hosts and the class here; later flows reuse them.
   try {
@@ -581,11 +582,51 @@ void CollectiveEngine::plan_parts(uint32_t job) {
   }
   Job& jj = jobs_[job];
   uint32_t offset = 0;
+  uint64_t ids = 0;
   for (const auto& phase : jj.phases) {
-    for (uint32_t id : phase) parts_[id].step_offset = offset;
+    for (uint32_t id : phase) {
+      Part& p = parts_[id];
+      p.step_offset = offset;
+      p.id_offset = ids;
+      ids += p.flows;
+      if (p.schedule != Schedule::kTree) continue;
+      // A tree lane sends each of its channel's chunks up (not the root) and
+      // down to each child.
+      const uint32_t lanes = p.n * p.channels;
+      p.lane_first.assign(size_t{lanes} + 1, 0);
+      for (uint32_t lane = 0; lane < lanes; ++lane) {
+        const uint32_t c = lane / p.n;
+        const TreeLinks t = double_tree(p.n, lane % p.n, c);
+        const uint32_t links =
+            (t.parent >= 0 ? 1 : 0) + (t.child[0] >= 0 ? 1 : 0) + (t.child[1] >= 0 ? 1 : 0);
+        const uint32_t k =
+            tree_chunks(chunk_bytes(p.size, p.channels, c, 1), tree_chunk_size(jj.spec));
+        p.lane_first[lane + 1] = p.lane_first[lane] + uint64_t{links} * k;
+      }
+      XOFF_CHECK(p.lane_first.back() == p.flows, "tree flow count");
+    }
     offset += parts_[phase.front()].steps;
   }
+  XOFF_CHECK(ids == jj.total, "collective flow count");
   jj.steps = offset;
+}
+
+uint32_t CollectiveEngine::flow_id(const Part& p, uint32_t lane, uint32_t step,
+                                   uint8_t kind) const {
+  const uint64_t at = jobs_[p.job].first_of_iteration + p.id_offset;
+  if (p.schedule != Schedule::kTree) {
+    // As collective_flows(): channel-major, then step-major, then rank.
+    const uint32_t c = lane / p.n;
+    return static_cast<uint32_t>(at + (uint64_t{c} * p.steps + step) * p.n + lane % p.n);
+  }
+  const TreeLinks t = double_tree(p.n, lane % p.n, lane / p.n);
+  const uint32_t links =
+      (t.parent >= 0 ? 1 : 0) + (t.child[0] >= 0 ? 1 : 0) + (t.child[1] >= 0 ? 1 : 0);
+  const uint64_t k = (p.lane_first[lane + 1] - p.lane_first[lane]) / links;
+  uint32_t slot = 0;
+  if (kind >= 1) slot += t.parent >= 0 ? 1 : 0;
+  if (kind == 2) slot += t.child[0] >= 0 ? 1 : 0;
+  return static_cast<uint32_t>(at + p.lane_first[lane] + slot * k + step);
 }
 
 void CollectiveEngine::plan_step(uint32_t job, const WorkloadStep& step) {
@@ -699,7 +740,9 @@ void CollectiveEngine::begin_iteration(uint32_t job, sim::Time start) {
   j.record.name =
       j.spec.iterations > 1 ? j.spec.name + "/iter" + std::to_string(j.iteration) : j.spec.name;
   j.record.start = start;
-  j.first_launched = false;
+  j.first_of_iteration = j.first_flow + static_cast<uint32_t>(j.iteration * j.total);
+  j.finished_flows = 0;
+  j.last_flow = 0;
   j.phase = 0;
   begin_phase(job, origin);
 }
@@ -736,8 +779,10 @@ void CollectiveEngine::begin_part(uint32_t part, const CriticalPath& origin, sim
   p.incoming.clear();
   const bool all_at_once = p.schedule == Schedule::kAllToAll;
   p.received.assign(all_at_once ? 0 : size_t{lanes} * p.steps, false);
+  const Job& j = jobs_[p.job];
   for (uint32_t lane = 0; lane < lanes; ++lane) {
     if (all_at_once) {
+      if (!local(j.spec.ranks[p.members[lane % p.n]])) continue;
       for (uint32_t k = 0; k < p.steps; ++k) launch(part, lane, k, start, origin);
     } else {
       advance(part, lane, start);
@@ -770,18 +815,49 @@ uint32_t CollectiveEngine::launch(uint32_t part, uint32_t lane, uint32_t step, s
   apply_class(f, local ? j.spec.local_cls : p.cls);
   ++p.launched[lane];
   ++p.inflight[lane];
-  return register_flow(std::move(f), FlowTag{part, lane, step, local, 0, base});
+  FlowTag tag;
+  tag.part = part;
+  tag.lane = lane;
+  tag.step = step;
+  tag.local = local;
+  tag.base = base;
+  return register_flow(std::move(f), tag);
 }
 
-uint32_t CollectiveEngine::register_flow(FlowSpec f, const FlowTag& tag) {
-  Job& j = jobs_[parts_[tag.part].job];
-  const uint32_t id = tm_.add_flow(std::move(f));
+uint32_t CollectiveEngine::register_flow(FlowSpec f, const FlowTag& t) {
+  const Part& p = parts_[t.part];
+  Job& j = jobs_[p.job];
+  const uint32_t id = flow_id(p, t.lane, t.step, t.kind);
+  FlowTag tag = t;
+  tag.src = f.src;
+  tag.dst = f.dst;
+  tag.bytes = f.size.count();
+  tag.start = f.start;
+  tag.ideal = tm_.ideal_of(f);
+  tm_.add_reserved(id, std::move(f));
   running_.get(id) = tag;
   ++j.generated;
-  if (!j.first_launched) {
-    j.first_launched = true;
-    j.first_of_iteration = id;
-    if (j.iteration == 0) j.first_flow = id;
+  if (!local(tag.dst)) {
+    CollectiveLaunch l;
+    l.flow = id;
+    l.part = tag.part;
+    l.lane = tag.lane;
+    l.step = tag.step;
+    l.src = tag.src;
+    l.dst = tag.dst;
+    l.kind = tag.kind;
+    l.local = tag.local ? 1 : 0;
+    l.bytes = tag.bytes;
+    l.start_ps = tag.start.count_ps();
+    l.ideal_ps = tag.ideal.count_ps();
+    const CriticalPath& b = tag.base;
+    l.base[0] = b.bandwidth.count_ps();
+    l.base[1] = b.overhead.count_ps();
+    l.base[2] = b.congestion.count_ps();
+    l.base[3] = b.wait.count_ps();
+    l.base[4] = b.flows;
+    l.base[5] = b.finish.count_ps();
+    launches_.push_back(l);
   }
   return id;
 }
@@ -792,6 +868,7 @@ void CollectiveEngine::tree_advance(uint32_t part, uint32_t lane, sim::Time now,
   const Job& j = jobs_[p.job];
   const uint32_t c = lane / p.n;
   const uint32_t v = lane % p.n;
+  if (!local(j.spec.ranks[p.members[v]])) return;
   const TreeLinks t = double_tree(p.n, v, c);
   const int64_t channel_bytes = chunk_bytes(p.size, p.channels, c, 1);
   const uint32_t k = tree_chunks(channel_bytes, tree_chunk_size(j.spec));
@@ -812,7 +889,13 @@ void CollectiveEngine::tree_advance(uint32_t part, uint32_t lane, sim::Time now,
     f.start = now;
     apply_class(f, p.cls);
     p.busy[lane] |= static_cast<uint8_t>(1u << kind);
-    register_flow(std::move(f), FlowTag{part, lane, chunk, false, kind, base});
+    FlowTag tag;
+    tag.part = part;
+    tag.lane = lane;
+    tag.step = chunk;
+    tag.kind = kind;
+    tag.base = base;
+    register_flow(std::move(f), tag);
   };
   if (t.parent >= 0 && (p.busy[lane] & 1u) == 0 && p.up_next[lane] < reduced) {
     send(t.parent, p.up_next[lane]++, 0);
@@ -827,26 +910,6 @@ void CollectiveEngine::tree_advance(uint32_t part, uint32_t lane, sim::Time now,
   }
 }
 
-void CollectiveEngine::tree_finished(const FlowTag& tag, const CriticalPath& path, sim::Time now) {
-  Part& p = parts_[tag.part];
-  const uint32_t c = tag.lane / p.n;
-  const uint32_t v = tag.lane % p.n;
-  const TreeLinks t = double_tree(p.n, v, c);
-  p.busy[tag.lane] &= static_cast<uint8_t>(~(1u << tag.kind));
-  uint32_t peer = 0;
-  if (tag.kind == 0) {  // arrived at the parent: one more chunk from this child
-    peer = c * p.n + static_cast<uint32_t>(t.parent);
-    const TreeLinks up = double_tree(p.n, static_cast<uint32_t>(t.parent), c);
-    ++p.from_child[up.child[0] == static_cast<int32_t>(v) ? 0 : 1][peer];
-  } else {  // arrived at the child
-    peer = c * p.n + static_cast<uint32_t>(t.child[tag.kind - 1]);
-    ++p.from_parent[peer];
-  }
-  // The flow that just finished is the later of each new send's dependencies.
-  tree_advance(tag.part, tag.lane, now, path);
-  tree_advance(tag.part, peer, now, path);
-}
-
 // A lane's flow i waits for the flow into the lane one step earlier,
 // i - slices (the same slice of the previous step; none in step 0), and for
 // room on its connection: one flow at a time without slices (the step
@@ -855,6 +918,7 @@ void CollectiveEngine::tree_finished(const FlowTag& tag, const CriticalPath& pat
 void CollectiveEngine::advance(uint32_t part, uint32_t lane, sim::Time now) {
   constexpr uint32_t kSliceWindow = 8;
   Part& p = parts_[part];
+  if (!local(jobs_[p.job].spec.ranks[p.members[lane % p.n]])) return;
   const uint32_t window = p.slices > 1 ? kSliceWindow : 1;
   while (p.launched[lane] < p.steps && p.inflight[lane] < window) {
     const uint32_t i = p.launched[lane];
@@ -873,6 +937,77 @@ void CollectiveEngine::advance(uint32_t part, uint32_t lane, sim::Time now) {
   }
 }
 
+CriticalPath CollectiveEngine::extend(const FlowTag& tag, int64_t bytes, sim::Time start,
+                                      sim::Duration ideal, sim::Time at) const {
+  const Part& p = parts_[tag.part];
+  const Job& j = jobs_[p.job];
+  CriticalPath path = tag.base;
+  const sim::Duration fct = at - start;
+  // Bandwidth: the bytes at the path's share per channel (rate / C); overhead:
+  // the flow's unloaded FCT beyond its bytes at the full rate (headers,
+  // latency; up to `at`); congestion: the rest, so the three add up to the
+  // time from its start to `at`.
+  const sim::BitsPerSecond share =
+      tag.local ? sim::BitsPerSecond(std::max<int64_t>(1, j.spec.local_rate.count() / p.channels))
+                : p.rate;
+  const sim::Duration bw = sim::tx_time(sim::Bytes(bytes), share);
+  const sim::Duration bw_alone =
+      sim::tx_time(sim::Bytes(bytes), sim::BitsPerSecond(share.count() * p.channels));
+  const sim::Duration overhead =
+      std::clamp(ideal - bw_alone, sim::Duration::zero(), std::max(fct, sim::Duration::zero()));
+  // A flow that outran its share (the other channels had finished) has no
+  // congestion; its bandwidth part is what is left after the overhead.
+  const sim::Duration used = std::clamp(fct - overhead, sim::Duration::zero(), bw);
+  path.wait += start - tag.base.finish;
+  path.bandwidth += used;
+  path.overhead += overhead;
+  path.congestion += fct - used - overhead;
+  ++path.flows;
+  path.finish = at;
+  return path;
+}
+
+uint32_t CollectiveEngine::receive(const FlowTag& tag, const CriticalPath& path) {
+  Part& p = parts_[tag.part];
+  const uint32_t c = tag.lane / p.n;
+  if (p.schedule == Schedule::kTree) {
+    const uint32_t v = tag.lane % p.n;
+    const TreeLinks t = double_tree(p.n, v, c);
+    if (tag.kind == 0) {  // arrived at the parent: one more chunk from this child
+      const uint32_t peer = c * p.n + static_cast<uint32_t>(t.parent);
+      const TreeLinks up = double_tree(p.n, static_cast<uint32_t>(t.parent), c);
+      ++p.from_child[up.child[0] == static_cast<int32_t>(v) ? 0 : 1][peer];
+      return peer;
+    }
+    const uint32_t peer = c * p.n + static_cast<uint32_t>(t.child[tag.kind - 1]);
+    ++p.from_parent[peer];
+    return peer;
+  }
+  const int64_t size = chunk_bytes(p.size, p.channels, c, 1);
+  const uint32_t dst = c * p.n + collective_detail::schedule_step(
+                                     p.schedule, p.n, size, tag.lane % p.n, tag.step / p.slices)
+                                     .dst;
+  p.received[static_cast<size_t>(dst) * p.steps + tag.step] = true;
+  p.incoming[static_cast<uint64_t>(dst) * p.steps + tag.step] = path;
+  return dst;
+}
+
+void CollectiveEngine::on_flow_delivered(uint32_t flow_id, sim::Time at) {
+  FlowTag* found = running_.find(flow_id);
+  if (found == nullptr) return;  // not a collective's flow
+  found->delivered = true;
+  const FlowTag tag = *found;
+  if (!local(tag.src)) running_.erase(flow_id);  // its finish is another part's
+  if (parts_[tag.part].schedule == Schedule::kAllToAll) return;
+  const CriticalPath path = extend(tag, tag.bytes, tag.start, tag.ideal, at);
+  const uint32_t to = receive(tag, path);
+  if (parts_[tag.part].schedule == Schedule::kTree) {
+    tree_advance(tag.part, to, at, path);
+  } else {
+    advance(tag.part, to, at);
+  }
+}
+
 void CollectiveEngine::on_flow_finished(const FlowRecord& r) {
   const FlowTag* found = running_.find(r.flow_id);
   if (found == nullptr) return;  // not a collective's flow
@@ -888,44 +1023,30 @@ void CollectiveEngine::on_flow_finished(const FlowRecord& r) {
   j.step_unloaded[js] = std::max(j.step_unloaded[js], r.ideal_fct);
   j.step_max_fct[js] = std::max(j.step_max_fct[js], fct);
   j.step_sum_fct[js] += fct;
-  CriticalPath path = tag.base;
-  // Bandwidth: the bytes at the path's share per channel (rate / C); overhead:
-  // the flow's unloaded FCT beyond its bytes at the full rate (headers,
-  // latency); congestion: the rest, so the three add up to the FCT.
-  const sim::BitsPerSecond share =
-      tag.local ? sim::BitsPerSecond(std::max<int64_t>(1, j.spec.local_rate.count() / p.channels))
-                : p.rate;
-  const sim::Duration bw = sim::tx_time(sim::Bytes(r.size_bytes), share);
-  const sim::Duration bw_alone =
-      sim::tx_time(sim::Bytes(r.size_bytes), sim::BitsPerSecond(share.count() * p.channels));
-  const sim::Duration overhead = std::clamp(r.ideal_fct - bw_alone, sim::Duration::zero(),
-                                            std::max(fct, sim::Duration::zero()));
-  // A flow that outran its share (the other channels had finished) has no
-  // congestion; its bandwidth part is what is left after the overhead.
-  const sim::Duration used = std::clamp(fct - overhead, sim::Duration::zero(), bw);
-  path.wait += r.start - tag.base.finish;
-  path.bandwidth += used;
-  path.overhead += overhead;
-  path.congestion += fct - used - overhead;
-  ++path.flows;
-  path.finish = r.finish;
-  if (path.finish >= j.last.finish) j.last = path;
+  ++j.finished_flows;
+  const CriticalPath path = extend(tag, r.size_bytes, r.start, r.ideal_fct, r.finish);
+  // The latest finish; on a tie the higher id, so parts agree on it.
+  if (path.finish > j.last.finish || (path.finish == j.last.finish && r.flow_id >= j.last_flow)) {
+    j.last = path;
+    j.last_flow = r.flow_id;
+  }
+  // Not delivered: the transport does not tell, so the data counts as there now.
+  const bool receive_now = !tag.delivered && local(tag.dst);
   if (p.schedule == Schedule::kTree) {
-    tree_finished(tag, path, r.finish);
+    p.busy[tag.lane] &= static_cast<uint8_t>(~(1u << tag.kind));
+    const uint32_t peer = receive_now ? receive(tag, path) : 0;
+    // The flow that just finished is the later of each new send's dependencies.
+    tree_advance(tag.part, tag.lane, r.finish, path);
+    if (receive_now) tree_advance(tag.part, peer, r.finish, path);
   } else if (p.schedule != Schedule::kAllToAll) {
-    const uint32_t c = tag.lane / p.n;
-    const int64_t size = chunk_bytes(p.size, p.channels, c, 1);
-    const uint32_t dst = c * p.n + collective_detail::schedule_step(
-                                       p.schedule, p.n, size, tag.lane % p.n, tag.step / p.slices)
-                                       .dst;
     --p.inflight[tag.lane];
     if (path.finish >= p.own[tag.lane].finish) p.own[tag.lane] = path;
-    p.received[static_cast<size_t>(dst) * p.steps + tag.step] = true;
-    p.incoming[static_cast<uint64_t>(dst) * p.steps + tag.step] = path;
+    const uint32_t dst = receive_now ? receive(tag, path) : 0;
     advance(tag.part, tag.lane, r.finish);
-    advance(tag.part, dst, r.finish);
+    if (receive_now) advance(tag.part, dst, r.finish);
   }
-  if (--parts_[tag.part].remaining == 0) part_done(tag.part);
+  --p.remaining;
+  if (local_.empty() && p.remaining == 0) part_done(tag.part);
 }
 
 void CollectiveEngine::part_done(uint32_t part) {
@@ -942,6 +1063,135 @@ void CollectiveEngine::part_done(uint32_t part) {
     return;
   }
   complete(job);
+}
+
+uint64_t CollectiveEngine::planned_flows() const {
+  uint64_t n = 0;
+  for (const Job& j : jobs_) n += j.total * j.spec.iterations;
+  return n;
+}
+
+uint64_t CollectiveEngine::generated_flows() const {
+  uint64_t n = 0;
+  for (const Job& j : jobs_) n += j.generated;
+  return n;
+}
+
+void CollectiveEngine::set_local_hosts(std::vector<bool> local) {
+  XOFF_CHECK(jobs_.empty(), "set_local_hosts after a collective was added");
+  local_ = std::move(local);
+}
+
+std::string CollectiveEngine::why_not_partitionable(const CollectiveSpec& spec) {
+  if (!spec.workload.empty()) return "a workload (its steps are phases)";
+  if (spec.algorithm == CollectiveAlgorithm::kHierarchical)
+    return "the hierarchical algorithm (three phases)";
+  if (spec.iterations > 1) return "iterations > 1 (each iteration is a phase)";
+  return "";
+}
+
+std::vector<CollectiveLaunch> CollectiveEngine::take_launches() {
+  std::vector<CollectiveLaunch> out;
+  out.swap(launches_);
+  return out;
+}
+
+void CollectiveEngine::import_launch(const CollectiveLaunch& l) {
+  if (!local(l.dst)) return;
+  XOFF_CHECK(l.part < parts_.size(), "import_launch: unknown part");
+  FlowTag tag;
+  tag.part = l.part;
+  tag.lane = l.lane;
+  tag.step = l.step;
+  tag.src = l.src;
+  tag.dst = l.dst;
+  tag.kind = l.kind;
+  tag.local = l.local != 0;
+  tag.bytes = l.bytes;
+  tag.start = sim::Time::from_ps(l.start_ps);
+  tag.ideal = sim::Duration::ps(l.ideal_ps);
+  tag.base.bandwidth = sim::Duration::ps(l.base[0]);
+  tag.base.overhead = sim::Duration::ps(l.base[1]);
+  tag.base.congestion = sim::Duration::ps(l.base[2]);
+  tag.base.wait = sim::Duration::ps(l.base[3]);
+  tag.base.flows = static_cast<uint32_t>(l.base[4]);
+  tag.base.finish = sim::Time::from_ps(l.base[5]);
+  running_.get(l.flow) = tag;
+}
+
+// Per collective: finished flows, the last flow's id and path (6 numbers),
+// then per step its latest finish, flows, longest unloaded and measured FCT
+// and the sum of FCTs.
+std::vector<int64_t> CollectiveEngine::export_partials() const {
+  std::vector<int64_t> out;
+  for (const Job& j : jobs_) {
+    out.push_back(static_cast<int64_t>(j.finished_flows));
+    out.push_back(j.last_flow);
+    const CriticalPath& b = j.last;
+    for (int64_t v : {b.bandwidth.count_ps(), b.overhead.count_ps(), b.congestion.count_ps(),
+                      b.wait.count_ps(), int64_t{b.flows}, b.finish.count_ps()})
+      out.push_back(v);
+    for (uint32_t k = 0; k < j.steps; ++k) {
+      out.push_back(j.step_finish[k].count_ps());
+      out.push_back(j.step_flows[k]);
+      out.push_back(j.step_unloaded[k].count_ps());
+      out.push_back(j.step_max_fct[k].count_ps());
+      out.push_back(j.step_sum_fct[k].count_ps());
+    }
+  }
+  return out;
+}
+
+void CollectiveEngine::finish_from_partials(const std::vector<std::vector<int64_t>>& parts) {
+  std::vector<size_t> at(parts.size(), 0);
+  const auto next = [&](size_t k) {
+    XOFF_CHECK(at[k] < parts[k].size(), "finish_from_partials: short part");
+    return parts[k][at[k]++];
+  };
+  for (uint32_t job = 0; job < jobs_.size(); ++job) {
+    Job& j = jobs_[job];
+    if (j.done) {  // finished here already (every flow was local)
+      for (size_t k = 0; k < parts.size(); ++k) at[k] += 8 + size_t{5} * j.steps;
+      continue;
+    }
+    uint64_t finished = 0;
+    for (size_t k = 0; k < parts.size(); ++k) {
+      finished += static_cast<uint64_t>(next(k));
+      const auto id = static_cast<uint32_t>(next(k));
+      CriticalPath b;
+      b.bandwidth = sim::Duration::ps(next(k));
+      b.overhead = sim::Duration::ps(next(k));
+      b.congestion = sim::Duration::ps(next(k));
+      b.wait = sim::Duration::ps(next(k));
+      b.flows = static_cast<uint32_t>(next(k));
+      b.finish = sim::Time::from_ps(next(k));
+      if (k == 0 || b.finish > j.last.finish || (b.finish == j.last.finish && id >= j.last_flow)) {
+        j.last = b;
+        j.last_flow = id;
+      }
+      for (uint32_t s = 0; s < j.steps; ++s) {
+        const sim::Time finish = sim::Time::from_ps(next(k));
+        const auto flows = static_cast<uint32_t>(next(k));
+        const sim::Duration unloaded = sim::Duration::ps(next(k));
+        const sim::Duration max_fct = sim::Duration::ps(next(k));
+        const sim::Duration sum_fct = sim::Duration::ps(next(k));
+        if (k == 0) {
+          j.step_finish[s] = finish;
+          j.step_flows[s] = flows;
+          j.step_unloaded[s] = unloaded;
+          j.step_max_fct[s] = max_fct;
+          j.step_sum_fct[s] = sum_fct;
+          continue;
+        }
+        j.step_finish[s] = std::max(j.step_finish[s], finish);
+        j.step_flows[s] += flows;
+        j.step_unloaded[s] = std::max(j.step_unloaded[s], unloaded);
+        j.step_max_fct[s] = std::max(j.step_max_fct[s], max_fct);
+        j.step_sum_fct[s] += sum_fct;
+      }
+    }
+    if (finished == j.total) complete(job);
+  }
 }
 
 uint64_t CollectiveEngine::ungenerated_flows() const {

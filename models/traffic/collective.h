@@ -34,16 +34,40 @@
 //
 // Dependencies (ring, halving-doubling, reduce-scatter, all-gather): flow
 // (rank r, step k) of a channel starts when rank r's step k-1 flow of that
-// channel has finished AND the step k-1 flow *into* r has finished (its data
-// is needed). A flow finishes when its sender has every byte acknowledged.
+// channel has finished AND the step k-1 flow *into* r has been delivered
+// (its data is needed). A flow finishes when its sender has every byte
+// acknowledged; it is delivered when its receiver has its last byte in order
+// (FlowObserver::on_flow_delivered, as a RoCE responder sees the last PSN
+// before it acknowledges it: NCCL's receiver proceeds on the data, not on the
+// sender's completion). Transports that do not report delivery (TCP, NVLink)
+// count a flow delivered when it finishes. So every dependency of a flow is
+// known at its own sender's host, at that host's time: nothing waits on news
+// from another host, and a partitioned run can release steps where they run.
+// The tree is alike: a chunk sent up or down counts at its receiver when
+// delivered, and the sender's connection is free when it finished.
 //
 // The engine generates flows lazily: the flow (r, k) is added to the
 // TrafficManager only when both of its dependencies have finished, with its
-// start at that moment. Flow ids are therefore assigned in readiness order.
+// start at that moment. Its id is fixed by its place, not by when it became
+// ready: the collective reserves one id per flow of all its iterations when
+// added, and flow (iteration, part, channel, step, rank) takes the id at its
+// place: parts in plan order; within one, channel-major, then step-major,
+// then rank, as collective_flows() numbers them; a tree part lane by lane
+// (lane = channel x N + rank), each lane's flows up, then to child 0, then
+// to child 1, chunk by chunk.
 // A 4,096-rank ring is 33.5 M flows; planned up front they cost ~11 GB before
 // the first event, generated this way the engine holds O(N x steps) bits plus
 // the flows that ran so far. collective_flows() still plans the whole DAG of a
 // one-phase collective (tests, `xoff check` counts).
+//
+// Partitioned runs (set_local_hosts): the engine launches only flows whose
+// sender is simulated here, takes the launch notices of the others' flows
+// into this part's receivers (take_launches / import_launch: a flow's
+// notice must arrive before its first packet), and keeps its record's sums
+// of the flows that finished here; the parts' sums combine into the record
+// (export_partials / finish_from_partials). Only one-phase collectives of
+// one iteration (no hierarchical algorithm, no workload) can be split: a
+// phase begins when every rank has finished the one before, everywhere.
 //
 // Results (CollectiveRecord): finish = latest flow finish; step k time =
 // (latest finish in step k) - (latest finish of the steps before, or the
@@ -165,6 +189,8 @@ sim::Duration collective_ideal(const CollectiveSpec& spec);
 // The chain of flows that decided a collective's finish: each flow started
 // when the later of its two dependencies finished. Its FCTs and the gaps
 // between them add up to the time from the collective's start to `finish`.
+// A flow on it ends where the next one depends on it: its finish (the same
+// sender's next flow) or its delivery (the receiver's next flow).
 struct CriticalPath {
   sim::Duration bandwidth;   // each flow's bytes at the collective's link rate
   sim::Duration overhead;    // its unloaded FCT beyond that (headers, latency)
@@ -172,6 +198,23 @@ struct CriticalPath {
   sim::Duration wait;        // from the dependency's finish to the flow's start
   uint32_t flows = 0;
   sim::Time finish;
+};
+
+// What a partitioned run tells the part simulating a flow's receiver when
+// the flow is launched elsewhere (plain data: it crosses processes as bytes).
+struct CollectiveLaunch {
+  uint32_t flow = 0;
+  uint32_t part = 0;
+  uint32_t lane = 0;
+  uint32_t step = 0;
+  uint32_t src = 0;  // hosts
+  uint32_t dst = 0;
+  uint8_t kind = 0;
+  uint8_t local = 0;
+  int64_t bytes = 0;
+  int64_t start_ps = 0;
+  int64_t ideal_ps = 0;
+  int64_t base[6] = {};  // CriticalPath: bandwidth, overhead, congestion, wait (ps), flows, finish
 };
 
 namespace collective_detail {
@@ -198,6 +241,9 @@ class CollectiveEngine final : public FlowObserver {
   // Flows of collective c in all (steps x ranks x channels x iterations),
   // whether generated yet or not.
   uint64_t planned_flows(uint32_t c) const { return jobs_[c].total * jobs_[c].spec.iterations; }
+  // All collectives' planned_flows, and of them those handed to the manager.
+  uint64_t planned_flows() const;
+  uint64_t generated_flows() const;
   // Flows of all collectives not yet handed to the TrafficManager.
   uint64_t ungenerated_flows() const;
   uint32_t num_finished() const { return finished_; }
@@ -209,6 +255,22 @@ class CollectiveEngine final : public FlowObserver {
   uint32_t first_flow(uint32_t c) const { return jobs_[c].first_flow; }
 
   void on_flow_finished(const FlowRecord& r) override;
+  void on_flow_delivered(uint32_t flow_id, sim::Time at) override;
+
+  // Partitioned runs. Before the first add(): the hosts simulated here
+  // (by host ordinal); the engine then launches only their flows.
+  void set_local_hosts(std::vector<bool> local);
+  // Why the collective cannot be split, or "" (several phases or iterations).
+  static std::string why_not_partitionable(const CollectiveSpec& spec);
+  // Launches since the last call of flows whose receiver is not simulated here.
+  std::vector<CollectiveLaunch> take_launches();
+  // Another part's launch; kept if its receiver is simulated here.
+  void import_launch(const CollectiveLaunch& l);
+  // This part's sums of every collective's record (plain numbers).
+  std::vector<int64_t> export_partials() const;
+  // Combines every part's export_partials and reports each collective all of
+  // whose flows finished (call on one part, once, at the end).
+  void finish_from_partials(const std::vector<std::vector<int64_t>>& parts);
 
  private:
   // One schedule over one group of ranks: a ring, a halving-doubling
@@ -224,11 +286,13 @@ class CollectiveEngine final : public FlowObserver {
     std::vector<uint32_t> members;  // part rank -> collective rank
     int64_t size = 0;               // bytes the schedule works on (all channels)
     FlowClass cls;
-    uint32_t n = 0;       // ranks
-    uint32_t steps = 0;   // per channel: schedule steps x slices (flow index i:
-                          // step i / slices, slice i % slices)
-    uint32_t slices = 1;  // ring-type with chunk_size: slices per step
-    uint64_t flows = 0;   // per iteration: steps x lanes, or a tree's (tree_flows)
+    uint32_t n = 0;                    // ranks
+    uint32_t steps = 0;                // per channel: schedule steps x slices (flow index i:
+                                       // step i / slices, slice i % slices)
+    uint32_t slices = 1;               // ring-type with chunk_size: slices per step
+    uint64_t flows = 0;                // per iteration: steps x lanes, or a tree's (tree_flows)
+    uint64_t id_offset = 0;            // its first flow's place in the job's iteration
+    std::vector<uint64_t> lane_first;  // tree: each lane's first flow in the part
     uint32_t channels = 1;
     uint64_t remaining = 0;  // flows not yet finished this iteration
     // Per lane (channel * n + rank): flows launched and still in flight;
@@ -265,19 +329,20 @@ class CollectiveEngine final : public FlowObserver {
     sim::Duration trailing_compute;                    // a workload's compute after its last step
     uint32_t phase = 0;                                // the current one
     uint32_t parts_left = 0;                           // of the current phase
-    uint32_t first_flow = 0;
+    uint32_t first_flow = 0;                           // the first reserved id
     uint32_t first_of_iteration = 0;
-    uint32_t steps = 0;  // all phases, one channel
-    uint64_t total = 0;  // flows per iteration
+    uint64_t finished_flows = 0;  // this iteration, here
+    uint32_t steps = 0;           // all phases, one channel
+    uint64_t total = 0;           // flows per iteration
     uint64_t generated = 0;
-    uint32_t iteration = 0;  // the current one, 0-based
-    bool done = false;       // every iteration finished
-    bool first_launched = false;
+    uint32_t iteration = 0;              // the current one, 0-based
+    bool done = false;                   // every iteration finished
     std::vector<sim::Time> step_finish;  // latest finish per step so far
     // Per step: flows, the longest ideal and measured FCT, and the sum of FCTs.
     std::vector<uint32_t> step_flows;
     std::vector<sim::Duration> step_unloaded, step_max_fct, step_sum_fct;
-    CriticalPath last;  // of the flow that finished last
+    CriticalPath last;       // of the flow that finished last (the highest id on a tie)
+    uint32_t last_flow = 0;  // its id
     CollectiveRecord record;
   };
   // Which collective flow a running flow id is, and the critical path up to
@@ -286,10 +351,26 @@ class CollectiveEngine final : public FlowObserver {
     uint32_t part = 0;
     uint32_t lane = 0;
     uint32_t step = 0;
-    bool local = false;  // an all-to-all flow inside one server (local class)
-    uint8_t kind = 0;    // tree: 0 up to the parent, 1 + s down to child s
+    uint32_t src = 0;  // hosts
+    uint32_t dst = 0;
+    bool local = false;      // an all-to-all flow inside one server (local class)
+    bool delivered = false;  // on_flow_delivered came
+    uint8_t kind = 0;        // tree: 0 up to the parent, 1 + s down to child s
+    int64_t bytes = 0;
+    sim::Time start;
+    sim::Duration ideal;  // its unloaded FCT
     CriticalPath base;
   };
+  // The path through flow `tag` from `start` up to `at` (its finish or its
+  // delivery), of `bytes`, with the unloaded FCT `ideal`.
+  CriticalPath extend(const FlowTag& tag, int64_t bytes, sim::Time start, sim::Duration ideal,
+                      sim::Time at) const;
+  // The receiver's side of a delivered (or finished, when delivery is not
+  // reported) flow: its data is there. Returns the receiving lane.
+  uint32_t receive(const FlowTag& tag, const CriticalPath& path);
+  bool local(uint32_t host) const { return local_.empty() || local_[host]; }
+  // Id of flow `step` (tree: chunk of connection `kind`) of a lane.
+  uint32_t flow_id(const Part& p, uint32_t lane, uint32_t step, uint8_t kind) const;
   void plan_parts(uint32_t job);
   // Appends the phases of one collective step of the job's spec.
   void plan_step(uint32_t job, const WorkloadStep& step);
@@ -299,7 +380,6 @@ class CollectiveEngine final : public FlowObserver {
   uint32_t register_flow(FlowSpec f, const FlowTag& tag);
   // Tree: launches what the lane may send now (up, down to each child).
   void tree_advance(uint32_t part, uint32_t lane, sim::Time now, const CriticalPath& base);
-  void tree_finished(const FlowTag& tag, const CriticalPath& path, sim::Time now);
   // Starts the lane's next step if both of its dependencies have finished.
   void advance(uint32_t part, uint32_t lane, sim::Time now);
   void begin_part(uint32_t part, const CriticalPath& origin, sim::Time start);
@@ -315,6 +395,8 @@ class CollectiveEngine final : public FlowObserver {
   std::vector<Part> parts_;
   sim::FlatMap<FlowTag> running_;  // flow id -> collective flow, while it runs
   uint32_t finished_ = 0;
+  std::vector<bool> local_;  // partitioned: hosts simulated here (empty: all)
+  std::vector<CollectiveLaunch> launches_;
 };
 
 }  // namespace xoff::models

@@ -39,7 +39,15 @@ TrafficManager::TrafficManager(sim::Simulator& sim, Recorder& recorder, uint32_t
       recorder_(recorder),
       num_hosts_(num_hosts),
       endpoints_(static_cast<size_t>(num_hosts) * kMaxProtocols, nullptr),
-      start_timer_(sim, *this, 0) {}
+      starters_(num_hosts),
+      start_timer_(sim, *this, 0) {
+  for (HostStarter& h : starters_) h.tm = this;
+}
+
+void TrafficManager::set_host_stream(uint32_t host, sim::StreamId stream) {
+  XOFF_CHECK(host < num_hosts_, "set_host_stream: host ordinal out of range");
+  starters_[host].set_stream(stream);
+}
 
 void TrafficManager::set_endpoint(uint32_t host, Protocol proto, FlowEndpoint& endpoint) {
   XOFF_CHECK(host < num_hosts_, "set_endpoint: host ordinal out of range");
@@ -47,9 +55,10 @@ void TrafficManager::set_endpoint(uint32_t host, Protocol proto, FlowEndpoint& e
   endpoints_[endpoint_slot(host, proto)] = &endpoint;
 }
 
-void TrafficManager::validate(const FlowSpec& spec, const std::vector<uint32_t>& after) const {
+void TrafficManager::validate(uint32_t id, const FlowSpec& spec,
+                              const std::vector<uint32_t>& after) const {
   const std::string who =
-      "flow " + std::to_string(flows_.size()) + (spec.name.empty() ? "" : " (" + spec.name + ")");
+      "flow " + std::to_string(id) + (spec.name.empty() ? "" : " (" + spec.name + ")");
   if (spec.src >= num_hosts_ || spec.dst >= num_hosts_) {
     throw TrafficError(who + ": host " + std::to_string(std::max(spec.src, spec.dst)) +
                        " does not exist (the network has " + std::to_string(num_hosts_) +
@@ -61,7 +70,7 @@ void TrafficManager::validate(const FlowSpec& spec, const std::vector<uint32_t>&
   if (spec.protocol == Protocol::kNone) throw TrafficError(who + ": protocol must be roce or tcp");
   if (spec.tc >= kNumClasses) throw TrafficError(who + ": traffic class must be 0..7");
   for (uint32_t dep : after) {
-    if (dep >= flows_.size()) {
+    if (!is_planned(dep)) {
       throw TrafficError(who + ": waits on flow " + std::to_string(dep) +
                          ", which is not an earlier flow");
     }
@@ -70,8 +79,10 @@ void TrafficManager::validate(const FlowSpec& spec, const std::vector<uint32_t>&
 
 uint32_t TrafficManager::add_flow(FlowSpec spec, std::vector<uint32_t> after, sim::Duration gap,
                                   sim::Duration ideal) {
-  validate(spec, after);
-  const auto id = static_cast<uint32_t>(flows_.size());
+  XOFF_CHECK(next_id_ < UINT32_MAX, "add_flow: out of flow ids");
+  const uint32_t id = next_id_;
+  validate(id, spec, after);
+  ++next_id_;
   spec.id = id;
   if (spec.name.empty()) spec.name = default_name(id);
   std::sort(after.begin(), after.end());
@@ -89,17 +100,48 @@ uint32_t TrafficManager::add_flow(FlowSpec spec, std::vector<uint32_t> after, si
     }
   }
   const sim::Time start = spec.start;
-  flows_.push_back(std::move(spec));
-  state_.push_back(st);
-  dependents_.emplace_back();
-  // The start heap never holds more than one entry per flow: no growth at run time.
-  if (ready_.capacity() < flows_.size()) ready_.reserve(flows_.capacity());
+  store(id, std::move(spec), st);
   if (st.waiting == 0) enqueue(id, after.empty() ? start : std::max(start, st.ready + gap));
   return id;
 }
 
+uint32_t TrafficManager::reserve_ids(uint64_t n) {
+  XOFF_CHECK(n <= UINT32_MAX - next_id_, "reserve_ids: out of flow ids");
+  const uint32_t first = next_id_;
+  next_id_ += static_cast<uint32_t>(n);
+  return first;
+}
+
+void TrafficManager::add_reserved(uint32_t id, FlowSpec spec, sim::Duration ideal) {
+  XOFF_CHECK(id < next_id_ && !is_planned(id), "add_reserved: id not reserved or used twice");
+  validate(id, spec, {});
+  spec.id = id;
+  if (spec.name.empty()) spec.name = default_name(id);
+  FlowState st;
+  st.ideal = ideal;
+  const sim::Time start = std::max(spec.start, sim_.now());
+  const uint32_t src = spec.src;
+  store(id, std::move(spec), st);
+  state_[id].phase = Phase::kQueued;
+  sim_.schedule_at(start, starters_[src], id);
+}
+
+void TrafficManager::store(uint32_t id, FlowSpec spec, FlowState st) {
+  if (id >= flows_.size()) {
+    flows_.resize(size_t{id} + 1);
+    state_.resize(size_t{id} + 1);
+    dependents_.resize(size_t{id} + 1);
+  }
+  st.phase = Phase::kWaiting;
+  flows_[id] = std::move(spec);
+  state_[id] = st;
+  ++planned_;
+  // The start heap never holds more than one entry per flow: no growth at run time.
+  if (ready_.capacity() < flows_.size()) ready_.reserve(flows_.capacity());
+}
+
 uint32_t TrafficManager::add_batch(const std::vector<FlowPlan>& batch) {
-  const auto first = static_cast<uint32_t>(flows_.size());
+  const uint32_t first = next_id_;
   for (size_t i = 0; i < batch.size(); ++i) {
     std::vector<uint32_t> after;
     after.reserve(batch[i].after.size());
@@ -155,7 +197,7 @@ void TrafficManager::start(uint32_t id) {
 
 void TrafficManager::flow_finished(uint32_t flow_id, sim::Time finish,
                                    int64_t retransmitted_bytes) {
-  XOFF_CHECK(flow_id < flows_.size(), "flow_finished: unknown flow id");
+  XOFF_CHECK(is_planned(flow_id), "flow_finished: unknown flow id");
   FlowState& st = state_[flow_id];
   XOFF_CHECK(st.phase == Phase::kRunning,
              "flow_finished: " + flows_[flow_id].name + " is not running");
@@ -169,14 +211,18 @@ void TrafficManager::flow_finished(uint32_t flow_id, sim::Time finish,
 }
 
 void TrafficManager::flow_cnps(uint32_t flow_id, int64_t cnps) {
-  XOFF_CHECK(flow_id < flows_.size(), "flow_cnps: unknown flow id");
+  XOFF_CHECK(is_planned(flow_id), "flow_cnps: unknown flow id");
   state_[flow_id].cnps = cnps;
+}
+
+void TrafficManager::flow_delivered(uint32_t flow_id, sim::Time at) {
+  for (FlowObserver* o : observers_) o->on_flow_delivered(flow_id, at);
 }
 
 void TrafficManager::report_unfinished() {
   for (uint32_t id = 0; id < flows_.size(); ++id) {
     const FlowState& st = state_[id];
-    if (st.phase == Phase::kDone) continue;
+    if (st.phase == Phase::kDone || st.phase == Phase::kUnplanned) continue;
     FlowRecord r = make_record(id, 0);
     r.finish = sim_.now();
     if (st.phase == Phase::kRunning) {

@@ -40,6 +40,12 @@ class FlowObserver {
  public:
   virtual ~FlowObserver() = default;
   virtual void on_flow_finished(const FlowRecord& record) = 0;
+  // The flow's receiver has its last byte (FlowListener::flow_delivered);
+  // before on_flow_finished, from transports that report it.
+  virtual void on_flow_delivered(uint32_t flow_id, sim::Time at) {
+    (void)flow_id;
+    (void)at;
+  }
 };
 
 class TrafficManager final : public FlowListener, public sim::EventHandler {
@@ -61,6 +67,23 @@ class TrafficManager final : public FlowListener, public sim::EventHandler {
                     sim::Duration ideal = sim::Duration::zero());
   // Adds a generator batch (batch-relative `after`); returns the first id.
   uint32_t add_batch(const std::vector<FlowPlan>& batch);
+  // Sets aside ids [first, first + n) for flows added later with add_reserved
+  // (a collective numbers its flows by position, not by the order they
+  // become ready, so every process of a partitioned run gives a flow the
+  // same id). Returns first. Ids not yet added are not flows: not counted,
+  // not reported.
+  uint32_t reserve_ids(uint64_t n);
+  // Adds a flow with no dependencies under a reserved id not used before.
+  // It starts through an event of its source host's stream (set_host_stream),
+  // not the manager's start queue: what the host does decides when its flow
+  // starts, and a partitioned run starts it where the host is simulated.
+  void add_reserved(uint32_t id, FlowSpec spec, sim::Duration ideal = sim::Duration::zero());
+  // The stream of host `host`'s node (add_reserved flows start as it).
+  void set_host_stream(uint32_t host, sim::StreamId stream);
+  // The ideal FCT a flow planned without one gets (the ideal-FCT function).
+  sim::Duration ideal_of(const FlowSpec& spec) const {
+    return ideal_fn_ ? ideal_fn_(spec) : sim::Duration::zero();
+  }
 
   // End of run: hands the recorder a record of every flow that did not
   // finish (running: bytes acknowledged so far from its transport; waiting:
@@ -71,20 +94,33 @@ class TrafficManager final : public FlowListener, public sim::EventHandler {
   // FlowListener: the transport saw the last byte acknowledged.
   void flow_finished(uint32_t flow_id, sim::Time finish, int64_t retransmitted_bytes) override;
   void flow_cnps(uint32_t flow_id, int64_t cnps) override;
+  void flow_delivered(uint32_t flow_id, sim::Time at) override;
   void handle_event(uint64_t tag) override;
   const char* event_kind(uint64_t) const override { return "traffic: flow start"; }
 
-  uint32_t num_flows() const { return static_cast<uint32_t>(flows_.size()); }
+  // Flows added (reserved ids not yet added do not count).
+  uint32_t num_flows() const { return planned_; }
+  // Ids handed out so far, added or reserved: every id is below it.
+  uint32_t id_limit() const { return next_id_; }
+  bool is_planned(uint32_t id) const {
+    return id < state_.size() && state_[id].phase != Phase::kUnplanned;
+  }
   uint64_t flows_started() const { return started_; }
   uint64_t flows_finished() const { return finished_; }
-  bool all_done() const { return finished_ == flows_.size(); }
+  bool all_done() const { return finished_ == planned_; }
   const FlowSpec& spec(uint32_t id) const { return flows_[id]; }
   bool is_finished(uint32_t id) const { return state_[id].phase == Phase::kDone; }
   sim::Time started_at(uint32_t id) const { return state_[id].started; }
   sim::Time finished_at(uint32_t id) const { return state_[id].finished; }
 
  private:
-  enum class Phase : uint8_t { kWaiting, kQueued, kRunning, kDone };
+  enum class Phase : uint8_t { kUnplanned, kWaiting, kQueued, kRunning, kDone };
+  // Starts add_reserved flows (tag: the flow id) as its host's stream.
+  struct HostStarter final : sim::EventHandler {
+    TrafficManager* tm = nullptr;
+    void handle_event(uint64_t tag) override { tm->start(static_cast<uint32_t>(tag)); }
+    const char* event_kind(uint64_t) const override { return "traffic: collective flow start"; }
+  };
   struct FlowState {
     sim::Time ready;  // latest finish among dependencies so far
     sim::Time started;
@@ -93,11 +129,13 @@ class TrafficManager final : public FlowListener, public sim::EventHandler {
     sim::Duration ideal;
     int64_t cnps = -1;     // CNPs its sender received (flow_cnps; -1 not counted)
     uint32_t waiting = 0;  // dependencies not yet finished
-    Phase phase = Phase::kWaiting;
+    Phase phase = Phase::kUnplanned;
   };
   using QueueEntry = std::pair<int64_t, uint32_t>;  // (start ps, flow id)
 
-  void validate(const FlowSpec& spec, const std::vector<uint32_t>& after) const;
+  void validate(uint32_t id, const FlowSpec& spec, const std::vector<uint32_t>& after) const;
+  // Stores a validated flow under `id` (growing the tables up to it).
+  void store(uint32_t id, FlowSpec spec, FlowState st);
   void enqueue(uint32_t id, sim::Time at);
   void start(uint32_t id);
   FlowRecord make_record(uint32_t id, int64_t retransmitted_bytes) const;
@@ -112,9 +150,12 @@ class TrafficManager final : public FlowListener, public sim::EventHandler {
   std::vector<FlowState> state_;                   // indexed by id
   std::vector<std::vector<uint32_t>> dependents_;  // flows waiting on each flow
   std::vector<QueueEntry> ready_;                  // min-heap (std::greater)
+  std::vector<HostStarter> starters_;              // by host
   sim::Timer start_timer_;
   IdealFctFn ideal_fn_;
   std::vector<FlowObserver*> observers_;
+  uint32_t next_id_ = 0;
+  uint32_t planned_ = 0;
   uint64_t started_ = 0;
   uint64_t finished_ = 0;
 };

@@ -270,8 +270,9 @@ TEST(AllToAll, EveryPairAtOnceBoundByTheSendersLink) {
   EXPECT_EQ((r.finish - r.start).count_ps(), 4'481'000'000);
   sim::Duration sum;
   for (const auto& d : r.step_times) sum += d;
-  EXPECT_EQ(sum, r.finish - r.start);                         // overlapping steps still add up
-  const FlowSpec& f = b.tm.spec(b.engine.first_flow(0) + 2);  // rank 0, shift 3
+  EXPECT_EQ(sum, r.finish - r.start);  // overlapping steps still add up
+  // Ids by place, step-major: step 2 (shift 3) of rank 0 is 2 x 8 + 0.
+  const FlowSpec& f = b.tm.spec(b.engine.first_flow(0) + 2 * 8);
   EXPECT_EQ(f.src, 0u);
   EXPECT_EQ(f.dst, 3u);
   EXPECT_EQ(f.size.count(), 8'000'000);
@@ -294,7 +295,8 @@ TEST(Channels, TwoRingsHideTheStepLatencyOfOne) {
   EXPECT_EQ(r.ideal.count_ps(), 8'960'000'000);
   EXPECT_EQ(b.tm.spec(b.engine.first_flow(0)).size.count(), 4'000'000);
   EXPECT_EQ(b.tm.spec(b.engine.first_flow(0) + 1).name, "allreduce/c0/s0/r1");
-  EXPECT_EQ(b.tm.spec(b.engine.first_flow(0) + 8).name, "allreduce/c1/s0/r0");
+  // Ids by place: channel-major, then step (14), then rank (8).
+  EXPECT_EQ(b.tm.spec(b.engine.first_flow(0) + 14 * 8).name, "allreduce/c1/s0/r0");
 }
 
 // Hierarchical over 2 servers of 8 GPUs, NVLink (fake, 800G, 1 us) inside and
@@ -415,6 +417,33 @@ TEST(DoubleBinaryTree, BothTreesSpanEveryRankAndEvenCountsShareNoInteriorRank) {
   }
 }
 
+// A step waits for its data to be delivered, not for the sender to hear the
+// ACK. The two-rank tree of the next test with an ACK 10 us after delivery: rank 1
+// sends up chunk j when up chunk j - 1 finished, at j x 91 us (80 us on the
+// wire, 1 us to land, 10 us for the ACK); it lands at j x 91 + 81 us, and the
+// root sends it down then (its down connection is free by then: down chunk
+// j - 1 finished at (j - 1) x 91 + 81 + 91 = j x 91 + 81 us). The last down
+// chunk (j = 3) starts at 354 us and finishes 91 us later: 445 us. Released
+// on the finish instead, each down chunk would wait for its up chunk's ACK
+// (10 us more): the last would start at 364 us and finish at 455 us.
+TEST(TreeAllReduce, ARankForwardsAChunkWhenItLandsNotWhenItsSenderHearsTheAck) {
+  Bench b;
+  b.fabric.set_ack_delay(10_us);
+  CollectiveSpec s = allreduce(CollectiveAlgorithm::kTree, 2, 4'000'000);
+  s.chunk_size = sim::Bytes(1'000'000);
+  b.engine.add(s);
+  b.sim.run();
+  const CollectiveRecord& r = b.rec.collectives.at(0);
+  EXPECT_EQ((r.finish - r.start).count_ps(), 445'000'000);
+  // Rank 0's down chunk 3 (id 3) started when up chunk 3 (id 7) landed.
+  const uint32_t first = b.engine.first_flow(0);
+  EXPECT_EQ(b.tm.started_at(first + 3).count_ps(), 354'000'000);
+  EXPECT_EQ(b.tm.started_at(first + 7).count_ps(), 273'000'000);
+  // The critical path still adds up to the collective's time.
+  EXPECT_EQ(r.path_bandwidth + r.path_overhead + r.path_congestion + r.path_wait,
+            r.finish - r.start);
+}
+
 // Two ranks, one tree, 4e6 B in chunks of 1e6 B (80 us at 100G, 1 us of
 // latency): rank 1 sends chunk j up when chunk j - 1 has landed, rank 0 sends
 // it back down as it lands. Up chunk j lands at (j + 1) x 81 us, down chunk j
@@ -427,7 +456,10 @@ TEST(TreeAllReduce, TwoRanksPipelineTheChunksUpAndBackDown) {
   b.engine.add(s);
   EXPECT_EQ(b.engine.planned_flows(0), 8u);  // 2 (N-1) x 4 chunks
   EXPECT_EQ(b.tm.num_flows(), 1u);           // rank 1's first chunk up
-  EXPECT_EQ(b.tm.spec(b.engine.first_flow(0)).name, "allreduce/s0/r1/up");
+  // Ids by place: rank 0 (the root) sends its 4 chunks down as ids 0 - 3,
+  // rank 1 sends its 4 up as ids 4 - 7.
+  EXPECT_FALSE(b.tm.is_planned(b.engine.first_flow(0)));
+  EXPECT_EQ(b.tm.spec(b.engine.first_flow(0) + 4).name, "allreduce/s0/r1/up");
   b.sim.run();
   const CollectiveRecord& r = b.rec.collectives.at(0);
   EXPECT_EQ(r.algorithm, "tree");
@@ -493,7 +525,8 @@ TEST(RingSlices, SlicesPipelineEachStepThroughTheRing) {
   b.engine.add(s);
   EXPECT_EQ(b.engine.planned_flows(0), 448u);  // 14 steps x 4 slices x 8 ranks
   EXPECT_EQ(b.tm.num_flows(), 32u);            // step 0's 4 slices on every rank
-  EXPECT_EQ(b.tm.spec(b.engine.first_flow(0) + 1).name, "allreduce/s0/r0/k1");
+  // Ids by place: flow 1 of rank 0 (step 0, slice 1) is 1 x 8 ranks + 0.
+  EXPECT_EQ(b.tm.spec(b.engine.first_flow(0) + 8).name, "allreduce/s0/r0/k1");
   b.sim.run();
   const CollectiveRecord& r = b.rec.collectives.at(0);
   EXPECT_EQ(r.ideal.count_ps(), 8'960'000'000);

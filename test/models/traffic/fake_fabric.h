@@ -3,7 +3,10 @@
 // serial "NIC" at `rate`. A started flow waits behind earlier flows from the
 // same host (FIFO), occupies the NIC for size / rate, and is reported finished
 // `latency` after its last byte left. Receivers and the network never
-// congest, so FCTs are exact arithmetic. Also an in-memory Recorder.
+// congest, so FCTs are exact arithmetic. With an ACK delay (set_ack_delay)
+// the flow is reported delivered `latency` after its last byte left and
+// finished that much later, as a RoCE receiver and its sender see it;
+// without one, delivery is not reported. Also an in-memory Recorder.
 #include <cstdint>
 #include <deque>
 #include <memory>
@@ -35,6 +38,7 @@ class FakeFabric final : public sim::EventHandler {
     listener_ = &tm;
     for (auto& nic : nics_) tm.set_endpoint(nic->host, proto, *nic);
   }
+  void set_ack_delay(sim::Duration d) { ack_delay_ = d; }
   // Flow ids in the order the fabric was asked to start them.
   const std::vector<uint32_t>& start_order() const { return start_order_; }
 
@@ -44,9 +48,16 @@ class FakeFabric final : public sim::EventHandler {
       Nic& nic = *nics_[value];
       const uint32_t flow = nic.queue.front().id;
       nic.queue.pop_front();
-      sim_.schedule_in(latency_, *this, (kFinish << 32) | flow);
+      if (ack_delay_ > sim::Duration::zero()) {
+        sim_.schedule_in(latency_, *this, (kDeliver << 32) | flow);
+        sim_.schedule_in(latency_ + ack_delay_, *this, (kFinish << 32) | flow);
+      } else {
+        sim_.schedule_in(latency_, *this, (kFinish << 32) | flow);
+      }
       nic.busy = false;
       next(nic);
+    } else if ((tag >> 32) == kDeliver) {
+      listener_->flow_delivered(value, sim_.now());
     } else {
       listener_->flow_finished(value, sim_.now(), 0);
     }
@@ -55,6 +66,7 @@ class FakeFabric final : public sim::EventHandler {
  private:
   static constexpr uint64_t kTxDone = 1;
   static constexpr uint64_t kFinish = 2;
+  static constexpr uint64_t kDeliver = 3;
   struct Nic final : FlowEndpoint {
     Nic(FakeFabric& f, uint32_t h) : fabric(f), host(h) {}
     void start_flow(const FlowSpec& spec) override {
@@ -77,6 +89,7 @@ class FakeFabric final : public sim::EventHandler {
   sim::Simulator& sim_;
   sim::BitsPerSecond rate_;
   sim::Duration latency_;
+  sim::Duration ack_delay_;
   FlowListener* listener_ = nullptr;
   std::vector<std::unique_ptr<Nic>> nics_;
   std::vector<uint32_t> start_order_;
