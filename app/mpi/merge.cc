@@ -35,9 +35,11 @@ analysis::RunData merge_parts(const std::vector<analysis::RunData>& parts, const
 
   // Flows: the source host's part.
   out.flows.clear();
+  const std::vector<uint32_t> host_nodes = t.host_nodes();
   for (size_t k = 0; k < parts.size(); ++k) {
     for (const models::FlowRecord& f : parts[k].flows) {
-      if (p.owner[t.host_node(f.src_host)] == static_cast<int>(k)) out.flows.push_back(f);
+      XOFF_CHECK(f.src_host < host_nodes.size(), "merge: unknown host");
+      if (p.owner[host_nodes[f.src_host]] == static_cast<int>(k)) out.flows.push_back(f);
     }
   }
 

@@ -4,6 +4,8 @@
 #include <map>
 #include <stdexcept>
 
+#include "models/traffic/collective.h"
+
 #ifdef XOFF_HAVE_METIS
 #include <metis.h>
 #endif
@@ -141,10 +143,15 @@ Partition partition_fabric(const models::Topology& t, int parts, PartitionMethod
 std::vector<std::string> partition_unsupported(const ScenarioConfig& cfg) {
   std::vector<std::string> out;
   const TrafficConfig& tr = cfg.traffic;
-  if (!tr.collectives.empty())
-    out.push_back(
-        "[[traffic.collective]] (and workloads): a step starts when a flow of another "
-        "host finishes, with no delay to look ahead by");
+  for (const models::CollectiveSpec& c : tr.collectives) {
+    const std::string why = models::CollectiveEngine::why_not_partitionable(c);
+    if (!why.empty())
+      out.push_back("[[collective]] " + c.name + ": " + why +
+                    ": a phase starts when every rank finished the one before");
+    if (c.cls.protocol == models::Protocol::kTcp)
+      out.push_back("[[collective]] " + c.name +
+                    ": TCP flows (a connection opens at both hosts at once)");
+  }
   bool after = false;
   for (const auto& f : tr.flows) after |= !f.after.empty();
   if (after) out.push_back("flows with `after` (the same reason)");

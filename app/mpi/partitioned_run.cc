@@ -38,6 +38,32 @@ struct WireFrame {
 };
 static_assert(std::is_trivially_copyable_v<WireFrame>, "frames are copied as bytes");
 static_assert(std::is_trivially_copyable_v<models::StuckQueue>, "stuck queues are copied as bytes");
+static_assert(std::is_trivially_copyable_v<models::CollectiveLaunch>,
+              "collective launches are copied as bytes");
+
+// Every part's vector of plain values, through all_gather.
+template <class T>
+std::vector<std::vector<T>> gather_all(PartComm& comm, const std::vector<T>& mine) {
+  std::vector<char> buf(mine.size() * sizeof(T));
+  if (!mine.empty()) std::memcpy(buf.data(), mine.data(), buf.size());
+  std::vector<std::vector<T>> out;
+  for (const auto& b : comm.all_gather(buf)) {
+    std::vector<T>& v = out.emplace_back(b.size() / sizeof(T));
+    if (!v.empty()) std::memcpy(v.data(), b.data(), v.size() * sizeof(T));
+  }
+  return out;
+}
+
+// Collective flows launched in the window whose receivers another part
+// simulates: each part takes the others' before the next window (a flow's
+// first frame crosses no earlier than the window after its launch).
+void exchange_launches(PartComm& comm, models::CollectiveEngine& engine) {
+  const auto all = gather_all(comm, engine.take_launches());
+  for (size_t k = 0; k < all.size(); ++k) {
+    if (static_cast<int>(k) == comm.rank()) continue;
+    for (const models::CollectiveLaunch& l : all[k]) engine.import_launch(l);
+  }
+}
 
 template <class T>
 void append(std::vector<char>& buf, const T& v) {
@@ -79,15 +105,9 @@ class StuckExchange final : public models::StuckQueueExchange {
  public:
   explicit StuckExchange(PartComm& c) : comm_(c) {}
   std::vector<models::StuckQueue> exchange(std::vector<models::StuckQueue> local) override {
-    std::vector<char> mine(local.size() * sizeof(models::StuckQueue));
-    if (!local.empty()) std::memcpy(mine.data(), local.data(), mine.size());
     std::vector<models::StuckQueue> all;
-    for (const auto& buf : comm_.all_gather(mine)) {
-      const size_t n = buf.size() / sizeof(models::StuckQueue);
-      const size_t at = all.size();
-      all.resize(at + n);
-      if (n > 0) std::memcpy(all.data() + at, buf.data(), buf.size());
-    }
+    for (const auto& part : gather_all(comm_, local))
+      all.insert(all.end(), part.begin(), part.end());
     return all;
   }
 
@@ -196,8 +216,8 @@ int run_partitioned(const RunArgs& a, PartComm& comm) {
   World w(cfg, rec, part.local_nodes(rank));
   // TCP opens both ends of a connection at once (TcpStack::connect): a host
   // reaches into its peer's stack with no delay.
-  for (uint32_t f = 0; f < w.traffic().num_flows(); ++f) {
-    if (w.traffic().spec(f).protocol == models::Protocol::kTcp)
+  for (uint32_t f = 0; f < w.traffic().id_limit(); ++f) {
+    if (w.traffic().is_planned(f) && w.traffic().spec(f).protocol == models::Protocol::kTcp)
       return cannot_yet("TCP flows (a connection opens at both hosts at once)");
   }
   if (lead) {
@@ -228,6 +248,7 @@ int run_partitioned(const RunArgs& a, PartComm& comm) {
   sim::Simulator& sim = w.sim();
   sim::Time stop_at = end;
   bool done = false;
+  const bool collectives = w.collectives().num_collectives() > 0;
   bool first = true;  // the first window includes time 0
   uint64_t windows = 0;
   while (sim.now() < stop_at) {
@@ -240,16 +261,23 @@ int run_partitioned(const RunArgs& a, PartComm& comm) {
       sim.run_until(b);
       ++windows;
       if (part.parts > 1) exchange_frames(comm, outbox, w);
+      if (part.parts > 1 && collectives) exchange_launches(comm, w.collectives());
     }
     const auto totals = comm.sum({w.traffic().flows_finished(), sim.events_executed()});
     if (lead) progress.update(sim.now(), totals[1], totals[0], w.planned_flows());
-    if (!done && cfg.stop_when_done && totals[0] == w.traffic().num_flows()) {
+    if (!done && cfg.stop_when_done && totals[0] == w.planned_flows()) {
       done = true;
       stop_at = std::min(end, sim.now() + cfg.drain);
     }
   }
   if (lead) progress.finish();
   const double wall = progress.elapsed_seconds();
+  // The collectives' records: every part's sums, combined on part 0 (whose
+  // file the merge takes them from).
+  if (collectives) {
+    const auto partials = gather_all(comm, w.collectives().export_partials());
+    if (lead) w.collectives().finish_from_partials(partials);
+  }
 
   const analysis::RunMetadata meta = finish_run(w, rec, cfg, a, "complete", wall);
   const uint64_t frames = comm.sum({outbox.frames()})[0];

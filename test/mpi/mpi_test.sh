@@ -2,8 +2,10 @@
 # One run across MPI processes gives the one-process file, byte for byte:
 # `xoff run --reproducible` against `mpirun -np N xoff-mpi run --reproducible`
 # for N = 1, 2, 3 on the bundled PFC deadlock (found across processes), the
-# PFC storm with its watchdog and faults, and a 64-host incast. Then: a
-# scenario xoff-mpi cannot split yet is refused (exit 2, nothing written), and
+# PFC storm with its watchdog and faults, the ring and tree AllReduce of
+# scenarios/allreduce_ring.toml, and a 64-host incast. Then: scenarios
+# xoff-mpi cannot split yet (TCP, a collective of several phases) are
+# refused (exit 2, the reason, nothing written), and
 # a process killed mid-run makes mpirun fail and leaves no results file.
 #
 #   mpi_test.sh XOFF XOFF_MPI SOURCE_DIR WORKDIR
@@ -27,7 +29,8 @@ MPIRUN=(mpirun --oversubscribe --bind-to none)
 rm -rf "$W"
 mkdir -p "$W"
 
-for s in scenarios/deadlock_ring.toml scenarios/pfc_storm.toml bench/scenarios/incast_64.toml; do
+for s in scenarios/deadlock_ring.toml scenarios/pfc_storm.toml scenarios/allreduce_ring.toml \
+  bench/scenarios/incast_64.toml; do
   b=$(basename "$s" .toml)
   "$XOFF" run "$SRC/$s" -q --reproducible -o "$W/$b.h5" >"$W/$b.txt" || fail "xoff run $s"
   for n in 1 2 3; do
@@ -61,6 +64,15 @@ rc=$?
 grep -q "xoff-mpi cannot run this scenario yet: TCP flows" "$W/refused.txt" || fail "no reason given: $(cat "$W/refused.txt")"
 [ ! -e "$W/refused.h5" ] && [ ! -e "$W/refused.h5.parts" ] || fail "a refused run wrote something"
 echo "ok: a TCP scenario is refused with the reason, nothing written"
+
+# Refused: a collective of several phases (each iteration waits for all ranks).
+"${MPIRUN[@]}" -np 2 "$XMPI" run "$SRC/scenarios/allreduce_ring.toml" -q -o "$W/phases.h5" \
+  --set 'collective[0].iterations=2' >"$W/phases.txt" 2>&1
+rc=$?
+[ $rc -ne 0 ] || fail "a collective of 2 iterations should be refused"
+grep -q "ring: iterations > 1" "$W/phases.txt" || fail "no reason given: $(cat "$W/phases.txt")"
+[ ! -e "$W/phases.h5" ] && [ ! -e "$W/phases.h5.parts" ] || fail "a refused run wrote something"
+echo "ok: a collective of 2 iterations is refused with the reason, nothing written"
 
 # A process killed mid-run: mpirun fails, says which, and no file looks complete.
 "${MPIRUN[@]}" -np 2 "$XMPI" run "$SRC/scenarios/deadlock_ring.toml" -q -o "$W/killed.h5" \
