@@ -158,6 +158,15 @@ void print_summary(const analysis::RunData& d, const Partition& p, const models:
                 get(std::string("fct_max_us_") + proto), get(std::string("slowdown_p50_") + proto),
                 get(std::string("slowdown_p99_") + proto));
   }
+  for (const models::CollectiveRecord& c : d.collectives) {
+    const sim::Duration took = c.finish - c.start;
+    std::printf("Collective   %s (%s %s, %u ranks): %s, ideal %s (%.3fx)\n", c.name.c_str(),
+                c.op.c_str(), c.algorithm.c_str(), c.ranks, sim::format_duration(took).c_str(),
+                sim::format_duration(c.ideal).c_str(),
+                c.ideal > sim::Duration::zero()
+                    ? static_cast<double>(took.count_ps()) / static_cast<double>(c.ideal.count_ps())
+                    : std::nan(""));
+  }
   std::printf(
       "PFC / ECN    %.0f XOFF frames, %.0f ECN marks, %.0f lossless violations, %.0f "
       "deadlocks\n",
