@@ -47,6 +47,7 @@ struct IdealFct {
   models::RoceConfig roce;
   models::TcpConfig tcp;
   models::NvlinkConfig nvlink;
+  sim::Bytes wire;  // preamble, SFD and gap per frame
 
   sim::Duration operator()(const models::FlowSpec& f) const {
     if (f.protocol == models::Protocol::kNvlink)
@@ -64,10 +65,10 @@ struct IdealFct {
     const auto links = path(*topo, *ports, tables, (*host_nodes)[f.src], f.dst);
     for (size_t i = 0; i < links.size(); ++i) {
       bottleneck = std::min(bottleneck, links[i]->rate);
-      fixed += links[i]->delay * 2 + sim::tx_time(ack, links[i]->rate);
-      if (i > 0) fixed += sim::tx_time(held, links[i]->rate);
+      fixed += links[i]->delay * 2 + sim::tx_time(ack + wire, links[i]->rate);
+      if (i > 0) fixed += sim::tx_time(held + wire, links[i]->rate);
     }
-    return sim::tx_time(f.size + header * packets, bottleneck) + fixed;
+    return sim::tx_time(f.size + (header + wire) * packets, bottleneck) + fixed;
   }
 };
 
@@ -95,6 +96,7 @@ World::World(const ScenarioConfig& cfg, models::Recorder& recorder, std::vector<
   // The set-up stream runs in every part; the part holding node 0 counts it.
   sim_.set_setup_replica(!local_nodes_.empty() && !local_nodes_[0]);
   net_.set_default_ttl(cfg.routing.ttl);
+  net_.set_wire_overhead(cfg.wire_overhead);
   build_nodes();
   build_routes();
   build_endpoints();
@@ -174,7 +176,7 @@ void World::build_routes() {
   traffic_.set_ideal_fct_fn(
       IdealFct{&cfg_.topology, std::make_shared<const models::PortMap>(cfg_.topology),
                std::make_shared<const std::vector<uint32_t>>(cfg_.topology.host_nodes()), tables,
-               cfg_.roce, cfg_.tcp, cfg_.nvlink});
+               cfg_.roce, cfg_.tcp, cfg_.nvlink, cfg_.wire_overhead});
 }
 
 void World::build_endpoints() {

@@ -261,6 +261,9 @@ ScenarioConfig load_scenario(const std::string& path, const std::vector<std::str
     diag.raise_if_any();
   }
   read_servers(root.table("topology"), root.optional_table("nvlink"), s);
+  s.wire_overhead = root.table("topology")
+                        .optional<sim::Bytes>("wire_overhead", sim::Bytes(20),
+                                              {.min = sim::Bytes(0), .max = sim::Bytes(64)});
   s.nvlink.gpus_per_server = std::max<uint32_t>(1, s.gpus_per_server);
   Names names(s.topology);
   read_routing(root.optional_table("routing"), names, s.routing);

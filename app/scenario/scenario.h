@@ -166,6 +166,9 @@ struct ScenarioConfig {
   // topology.gpus_per_server: hosts [s*g, s*g+g) are the GPUs of server s,
   // joined by NVLink (0: no servers, every host stands alone).
   uint32_t gpus_per_server = 0;
+  // topology.wire_overhead: preamble, SFD and inter-frame gap per frame on
+  // every link (models::Network::set_wire_overhead); 20 B, 0 to leave out.
+  sim::Bytes wire_overhead{20};
   models::NvlinkConfig nvlink;
   RoutingConfig routing;
   models::SwitchConfig switch_config;

@@ -45,6 +45,12 @@ class Network {
   explicit Network(sim::Simulator& sim, Recorder* recorder = nullptr);
   // IP TTL of every packet made from now on (a routing loop drops at 0).
   void set_default_ttl(uint8_t ttl) { default_ttl_ = ttl; }
+  // Bytes every frame also occupies on every link: preamble 7 + SFD 1 +
+  // inter-frame gap 12 = 20 on Ethernet. Time on the wire only: buffers,
+  // counters and captures hold the frame itself. Set before ports are added
+  // (each port reads it once); 0 by default, 20 in scenarios.
+  void set_wire_overhead(sim::Bytes b) { wire_overhead_ = b; }
+  sim::Bytes wire_overhead() const { return wire_overhead_; }
   Network(const Network&) = delete;
   Network& operator=(const Network&) = delete;
 
@@ -116,6 +122,7 @@ class Network {
 
  private:
   uint8_t default_ttl_ = 64;
+  sim::Bytes wire_overhead_{0};
   sim::Simulator& sim_;
   Recorder null_recorder_;
   Recorder* recorder_;

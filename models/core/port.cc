@@ -16,6 +16,7 @@ EgressPort::EgressPort(Network& net, Node& owner, PortIndex index, sim::BitsPerS
       index_(index),
       rate_(rate),
       delay_(delay),
+      wire_overhead_(net.wire_overhead()),
       peer_(peer),
       peer_port_(peer_port),
       resume_timer_(net.sim(), *this, kResume),
@@ -157,7 +158,10 @@ void EgressPort::start_tx(Packet& p, bool control) {
   }
   if (tap_ != nullptr) [[unlikely]]
     tap_->on_transmit(*this, p, sim_.now());
-  sim_.schedule_in(sim::tx_time(p.size, rate_), *this, kTxDone);
+  // Preamble, SFD and inter-frame gap take the wire too; the frame's last
+  // bit is taken to leave when they are done (the 12 B of gap after it are
+  // counted before it: 0.96 ns early at 100G).
+  sim_.schedule_in(sim::tx_time(p.size + wire_overhead_, rate_), *this, kTxDone);
 }
 
 void EgressPort::on_tx_done() {

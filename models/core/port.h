@@ -179,6 +179,7 @@ class EgressPort final : public sim::EventHandler {
   PortIndex index_;
   sim::BitsPerSecond rate_;
   sim::Duration delay_;
+  sim::Bytes wire_overhead_;  // Network::wire_overhead(), on every frame's time
   Node& peer_;
   PortIndex peer_port_;
   sim::Duration response_delay_ = sim::Duration::zero();

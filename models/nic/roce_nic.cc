@@ -93,9 +93,11 @@ void RoceNic::start_flow(const FlowSpec& spec) {
 // postpones it.
 sim::Time RoceNic::next_allowed(Qp& q) {
   if (!q.sent_any) return sim_.now();
-  if (!cfg_.dcqcn.enabled) return q.last_send + sim::tx_time(q.last_size, q.cc.line_rate());
+  // Rates are of the wire: a frame paces with its preamble and gap.
+  const sim::Bytes wire = q.last_size + net_.wire_overhead();
+  if (!cfg_.dcqcn.enabled) return q.last_send + sim::tx_time(wire, q.cc.line_rate());
   q.cc.advance(sim_.now());
-  return q.last_send + sim::tx_time(q.last_size, q.cc.rate());
+  return q.last_send + sim::tx_time(wire, q.cc.rate());
 }
 
 // Puts QP i in the scheduler if it has something to send and is not there yet.

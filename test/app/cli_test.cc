@@ -64,14 +64,32 @@ TEST_F(CliTest, GoodScenarioRunsAndWritesResults) {
   EXPECT_TRUE(fs::exists(dir_ / "out.h5"));
   const auto data = analysis::read_results((dir_ / "out.h5").string());
   ASSERT_EQ(data.flows.size(), 1u);
-  // FCT ends when the last ACK is back. Data: 100 segments of 1062 B at 100G =
-  // 84.96 ns each, 8.496 us from h0; the last one is stored and forwarded by
-  // leaf0, spine0 and leaf1 (3 x 84.96 ns) and crosses 4 links of 1 us:
-  // 8.496 + 0.25488 + 4 = 12.75088 us. ACK: 66 B = 5.28 ns per hop, 4 hops and
-  // 4 us: 4.02112 us. FCT = 16.772 us.
-  EXPECT_NEAR((data.flows[0].finish - data.flows[0].start).to_us(), 16.772, 1e-6);
+  // FCT ends when the last ACK is back. Every frame takes 20 B more of wire
+  // (preamble 7, SFD 1, inter-frame gap 12). Data: 100 segments of 1062 B,
+  // 1082 B on the wire at 100G = 86.56 ns each, 8.656 us from h0; the last one
+  // is stored and forwarded by leaf0, spine0 and leaf1 (3 x 86.56 ns) and
+  // crosses 4 links of 1 us: 8.656 + 0.25968 + 4 = 12.91568 us. ACK: 66 + 20 B
+  // = 6.88 ns per hop, 4 hops and 4 us: 4.02752 us. FCT = 16.9432 us.
+  EXPECT_NEAR((data.flows[0].finish - data.flows[0].start).to_us(), 16.9432, 1e-6);
   // Alone on an idle path the flow is its own ideal: slowdown 1.
   EXPECT_EQ(data.flows[0].ideal_fct, data.flows[0].finish - data.flows[0].start);
+}
+
+// topology.wire_overhead = "0B" leaves preamble, SFD and gap out: the same
+// path with 1062 B and 66 B on the wire: 100 x 84.96 ns + 3 x 84.96 ns + 4 us
+// + 4 x 5.28 ns + 4 us = 8.496 + 0.25488 + 4 + 0.02112 + 4 = 16.772 us.
+TEST_F(CliTest, WireOverheadCanBeLeftOut) {
+  const std::string text =
+      replace(kGood, "host_rate = \"100Gbps\"", "host_rate = \"100Gbps\"\nwire_overhead = \"0B\"");
+  EXPECT_EQ(cmd_run(args(write("bare.toml", text))), 0);
+  const auto data = analysis::read_results((dir_ / "out.h5").string());
+  ASSERT_EQ(data.flows.size(), 1u);
+  EXPECT_NEAR((data.flows[0].finish - data.flows[0].start).to_us(), 16.772, 1e-6);
+  EXPECT_EQ(data.flows[0].ideal_fct, data.flows[0].finish - data.flows[0].start);
+  // More than 64 B is no Ethernet: refused at its position.
+  const std::string bad = replace(text, "wire_overhead = \"0B\"", "wire_overhead = \"65B\"");
+  EXPECT_EQ(cmd_run(args(write("bad.toml", bad))), 2);
+  EXPECT_FALSE(fs::exists(dir_ / "bad.h5"));
 }
 
 TEST_F(CliTest, IdealFctIsExactForAPartialLastSegment) {
