@@ -225,13 +225,13 @@ std::vector<models::BufferCounters> read_buffers(hid_t file) {
   std::vector<std::vector<int64_t>> v;
   for (size_t c = 1; c < schema::counters::kBufferColumns.size(); ++c) {
     const char* name = schema::counters::kBufferColumns[c];
-    // acl_remarked came later: files without it read as 0.
+    // acl_remarked and tagger_retagged came later: files without them read as 0.
     v.push_back(t.has(name) ? t.get<int64_t>(name) : std::vector<int64_t>(t.rows(), 0));
   }
   std::vector<models::BufferCounters> bs(t.rows());
   for (size_t i = 0; i < bs.size(); ++i) {
-    bs[i] = {node[i], v[0][i], v[1][i], v[2][i], v[3][i], v[4][i],
-             v[5][i], v[6][i], v[7][i], v[8][i], v[9][i], v[10][i]};
+    bs[i] = {node[i], v[0][i], v[1][i], v[2][i], v[3][i],  v[4][i], v[5][i],
+             v[6][i], v[7][i], v[8][i], v[9][i], v[10][i], v[11][i]};
   }
   return bs;
 }

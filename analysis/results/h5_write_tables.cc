@@ -267,6 +267,7 @@ void write_buffers(hid_t file, const std::vector<models::BufferCounters>& bs) {
   t.add("xon_sent", col(bs, [](const B& r) { return r.xon_sent; }));
   t.add("watchdog_storms", col(bs, [](const B& r) { return r.watchdog_storms; }));
   t.add("acl_remarked", col(bs, [](const B& r) { return r.acl_remarked; }));
+  t.add("tagger_retagged", col(bs, [](const B& r) { return r.tagger_retagged; }));
 }
 
 void write_series(hid_t file, const std::vector<SeriesData>& series,

@@ -159,7 +159,8 @@ inline constexpr std::array kBufferColumns = {"node",
                                               "xoff_episodes",
                                               "xon_sent",
                                               "watchdog_storms",
-                                              "acl_remarked"};
+                                              "acl_remarked",
+                                              "tagger_retagged"};
 inline constexpr const char* kDrops = "counters/drops";
 inline constexpr std::array kDropColumns = {"node", "reason", "packets", "bytes"};
 }  // namespace counters

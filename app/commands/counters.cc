@@ -73,6 +73,14 @@ int cmd_counters(const CountersArgs& a) {
                 static_cast<long long>(b.acl_remarked));
     ++printed;
   }
+  // Tagger's retagged bounces, per switch.
+  for (const auto& b : d.buffers) {
+    if (!a.node.empty() && b.node != a.node) continue;
+    if (b.tagger_retagged == 0 && !a.all) continue;
+    std::printf("%s tagger_retagged  %lld packets\n", b.node.c_str(),
+                static_cast<long long>(b.tagger_retagged));
+    ++printed;
+  }
   if (printed == 0) std::printf("(every counter is zero; --all prints them)\n");
   return 0;
 }

@@ -125,6 +125,14 @@ void World::build_nodes() {
       }
       models::Switch& s = net_.add_node<models::Switch>(n.name, sc);
       s.set_ecmp_salt(models::ecmp_salt(cfg_.seed, n.name));
+      if (!cfg_.switch_config.tagger.classes.empty()) {
+        std::vector<bool> up(t.num_ports(i), false);
+        for (uint16_t p = 0; p < up.size(); ++p) {
+          const models::PortPeer peer = t.peer(i, p);
+          if (peer.connected()) up[p] = t.nodes[peer.node].tier > n.tier;
+        }
+        s.set_uplinks(std::move(up));
+      }
       s.set_spray(cfg_.routing.spray);
       switches_[i] = &s;
     }

@@ -155,6 +155,70 @@ void read_ecn(std::optional<TableReader> r, models::EcnConfig& e) {
   }
 }
 
+// [tagger]: classes and DSCP marks per tag; every class lossless, each
+// marking classifying into its class, and a fabric with tiers to bounce in.
+namespace {
+void read_tagger(std::optional<TableReader> r, ScenarioConfig& s) {
+  if (!r) return;
+  models::TaggerConfig& t = s.switch_config.tagger;
+  if (!r->has("classes") || !r->has("dscp")) {
+    r->error_here(r->path() + ": needs `classes` and `dscp` (one per tag, tag 0 first)");
+    return;
+  }
+  const std::vector<int64_t> classes = r->array<int64_t>("classes", {.min = 0, .max = 7});
+  const std::vector<int64_t> dscp = r->array<int64_t>("dscp", {.min = 0, .max = 63});
+  if (classes.size() < 2 || classes.size() != dscp.size()) {
+    r->error_at("dscp", r->path_of("classes") + " and " + r->path_of("dscp") +
+                            " need the same number of tags, at least 2 (got " +
+                            std::to_string(classes.size()) + " and " + std::to_string(dscp.size()) +
+                            ")");
+    return;
+  }
+  const models::SwitchConfig& c = s.switch_config;
+  const models::ClassificationConfig& cl = c.classification;
+  uint8_t seen = 0;
+  for (size_t i = 0; i < classes.size(); ++i) {
+    const auto tc = static_cast<uint8_t>(classes[i]);
+    const auto d = static_cast<uint8_t>(dscp[i]);
+    if ((seen >> tc) & 1) {
+      r->error_at("classes", r->path_of("classes") + ": class " + std::to_string(tc) +
+                                 " is listed twice (each tag needs its own class)");
+      return;
+    }
+    seen |= static_cast<uint8_t>(1 << tc);
+    if (!c.mmu.pg[cl.tc_to_pg[tc]].lossless) {
+      r->error_at("classes", r->path_of("classes") + ": class " + std::to_string(tc) +
+                                 " is not lossless (add it to buffer.lossless): a tag's "
+                                 "queue must be paused, not dropped");
+      return;
+    }
+    if (cl.class_of(cl.trust, d, static_cast<uint8_t>(d >> 3)) != tc) {
+      r->error_at("dscp",
+                  r->path_of("dscp") + ": DSCP " + std::to_string(d) + " (tag " +
+                      std::to_string(i) + ") is classified into class " +
+                      std::to_string(cl.class_of(cl.trust, d, static_cast<uint8_t>(d >> 3))) +
+                      ", not " + std::to_string(tc) +
+                      " (map it with [[classification.dscp]] or choose another)");
+      return;
+    }
+  }
+  int top = 0;
+  for (const models::NodeSpec& n : s.topology.nodes)
+    if (n.kind == models::NodeKind::kSwitch) top = std::max(top, n.tier);
+  if (top < 2) {
+    r->error_here(r->path() +
+                  ": needs a fabric with tiers (spine_leaf, fat_tree, rail, or "
+                  "explicit switches with `tier`): a bounce is a turn from down to "
+                  "up, and every switch here is on one tier");
+    return;
+  }
+  for (size_t i = 0; i < classes.size(); ++i) {
+    t.classes.push_back(static_cast<uint8_t>(classes[i]));
+    t.dscp.push_back(static_cast<uint8_t>(dscp[i]));
+  }
+}
+}  // namespace
+
 void read_switch(TableReader& root, ScenarioConfig& s) {
   models::SwitchConfig& c = s.switch_config;
   c.seed = s.seed;
@@ -172,6 +236,7 @@ void read_switch(TableReader& root, ScenarioConfig& s) {
   read_buffer(root.optional_table("buffer"), c.mmu, s.pfc_enabled, s.allow_small_headroom);
   read_ecn(root.optional_table("ecn"), c.ecn);
   read_classification(root.optional_table("classification"), c.classification);
+  read_tagger(root.optional_table("tagger"), s);
   read_scheduler(root.optional_table("scheduler"), c.scheduler);
   read_watchdog(root.optional_table("watchdog"), c.watchdog);
 }

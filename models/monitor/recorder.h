@@ -162,7 +162,8 @@ struct BufferCounters {
   int64_t xoff_episodes = 0;           // XOFF decisions (refreshes not counted)
   int64_t xon_sent = 0;
   int64_t watchdog_storms = 0;
-  int64_t acl_remarked = 0;  // host packets remarked out of a lossless class (DSCP ACL)
+  int64_t acl_remarked = 0;     // host packets remarked out of a lossless class (DSCP ACL)
+  int64_t tagger_retagged = 0;  // bounced packets moved to the next Tagger tag
 };
 
 class Recorder {

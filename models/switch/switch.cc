@@ -131,6 +131,10 @@ void Switch::admit(Packet& p, PortIndex ingress, PortIndex out) {
     ++counters_.acl_remarked;
   }
   p.in_port = ingress.value();
+  if (!cfg_.tagger.classes.empty() && ingress.value() < uplink_.size() &&
+      uplink_[ingress.value()] && uplink_[out.value()]) [[unlikely]] {
+    retag(p);
+  }
   EgressPort& q = port(out);
   if (watchdog_.dropping(out, p.tc)) {
     drop(p, DropReason::kWatchdog, &q);
@@ -159,6 +163,20 @@ void Switch::admit(Packet& p, PortIndex ingress, PortIndex out) {
   if (!ecn_.at_dequeue()) mark_ecn(q, p);
   ++counters_.forwarded;
   q.enqueue(p);
+}
+
+// The ingress PG stays the one the packet arrived in (p.pg); only its egress
+// class and marking move on.
+void Switch::retag(Packet& p) {
+  const TaggerConfig& t = cfg_.tagger;
+  for (size_t i = 0; i + 1 < t.classes.size(); ++i) {
+    if (t.classes[i] != p.tc) continue;
+    p.tc = t.classes[i + 1];
+    p.dscp = t.dscp[i + 1];
+    p.pcp = static_cast<uint8_t>(p.dscp >> 3);
+    ++counters_.tagger_retagged;
+    return;
+  }
 }
 
 void Switch::on_dequeue(PortIndex out, Packet& p) {
@@ -229,6 +247,7 @@ void Switch::report_counters(Recorder& r) const {
   }
   b.watchdog_storms = watchdog_.storms();
   b.acl_remarked = counters_.acl_remarked;
+  b.tagger_retagged = counters_.tagger_retagged;
   r.buffer_counters(b);
 }
 

@@ -41,6 +41,7 @@ struct SwitchCounters {
   int64_t pause_received = 0;    // PFC frames received (XOFF and XON)
   int64_t routes_installed = 0;  // tables applied by install_routes_at
   int64_t acl_remarked = 0;      // host packets remarked out of a lossless class
+  int64_t tagger_retagged = 0;   // bounced packets moved to the next Tagger tag
 };
 
 class Switch final : public Node, private sim::EventHandler {
@@ -60,6 +61,9 @@ class Switch final : public Node, private sim::EventHandler {
   // its own id (deterministic), not by its flow's hash; a flow's packets take
   // every path (and may arrive out of order).
   void set_spray(bool on) { spray_ = on; }
+  // By port: the peer is a tier above this switch (Tagger's bounces are
+  // arrivals from above that leave upwards). Unset: no port is.
+  void set_uplinks(std::vector<bool> up) { uplink_ = std::move(up); }
   uint64_t ecmp_salt() const { return salt_; }
 
   // Sets p.tc and p.pg from the trusted field and the maps.
@@ -115,6 +119,9 @@ class Switch final : public Node, private sim::EventHandler {
   SwitchCounters counters_;
   bool violation_logged_ = false;
   std::vector<bool> host_port_;  // by port: the peer is a host
+  std::vector<bool> uplink_;     // by port: the peer is a tier above (set_uplinks)
+  // Tagger: a bounce moves the packet to the next tag's class and marking.
+  void retag(Packet& p);
   struct PendingRoutes {
     sim::Time at;
     RouteTable table;

@@ -109,6 +109,15 @@ std::vector<std::string> validate(const SwitchConfig& c, size_t num_ports) {
   }
   validate_mmu(c.mmu, num_ports, out);
   validate_ecn(c.ecn, out);
+  const TaggerConfig& t = c.tagger;
+  if (t.classes.size() != t.dscp.size()) out.push_back("tagger: one DSCP per class");
+  for (uint8_t tc : t.classes) {
+    if (tc >= kNumClasses || !c.mmu.pg[c.classification.tc_to_pg[tc]].lossless)
+      out.push_back("tagger: class " + std::to_string(tc) + " must be a lossless class");
+  }
+  for (uint8_t d : t.dscp) {
+    if (d >= 64) out.push_back("tagger: DSCP " + std::to_string(d) + " must be < 64");
+  }
   if (c.pfc.quanta == 0) out.push_back("pfc.quanta must be positive (0 is XON)");
   if (c.pfc.response_delay < sim::Duration::zero())
     out.push_back("pfc.response_delay must not be negative");

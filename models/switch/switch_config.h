@@ -144,6 +144,23 @@ struct WatchdogConfig {
   sim::Duration phase = sim::Duration::zero();
 };
 
+// Tagger (Hu et al., "Tagger: Practical PFC Deadlock Prevention in Data
+// Center Networks", CoNEXT 2017) on a tiered fabric: a packet that turns from
+// down to up at a switch (it arrived from a higher tier and leaves towards
+// one: a bounce, which up-down routing forbids) moves to the next tag. In
+// tag i's class (classes[i]) it leaves in classes[i + 1], re-marked with
+// dscp[i + 1] (PCP = DSCP >> 3) so the next switches classify it there;
+// this switch still accounts it in the ingress PG it arrived in, which is
+// what pauses the class it came in. A queue of tag i then only waits on
+// queues of tags >= i, so no cycle forms while no packet bounces more than
+// classes.size() - 1 times; one that does stays in the last class. Empty:
+// off. Every class must be lossless, and dscp[i] must classify into
+// classes[i] (the loader checks both).
+struct TaggerConfig {
+  std::vector<uint8_t> classes;
+  std::vector<uint8_t> dscp;
+};
+
 struct SwitchConfig {
   ClassificationConfig classification;
   MmuConfig mmu;
@@ -151,7 +168,8 @@ struct SwitchConfig {
   EcnConfig ecn;
   WatchdogConfig watchdog;
   SchedulerConfig scheduler;  // applied to every port
-  uint64_t seed = 1;          // run seed; the switch's RNG stream is (seed, name)
+  TaggerConfig tagger;
+  uint64_t seed = 1;  // run seed; the switch's RNG stream is (seed, name)
 };
 
 // Bytes left for the shared pool once reserves and headroom are set aside on

@@ -90,6 +90,7 @@ void expect_same(const models::BufferCounters& a, const models::BufferCounters& 
   EXPECT_EQ(a.xon_sent, b.xon_sent);
   EXPECT_EQ(a.watchdog_storms, b.watchdog_storms);
   EXPECT_EQ(a.acl_remarked, b.acl_remarked);
+  EXPECT_EQ(a.tagger_retagged, b.tagger_retagged);
 }
 
 void expect_same(const models::PfcEventRecord& a, const models::PfcEventRecord& b) {
