@@ -133,25 +133,65 @@ void read_watchdog(std::optional<TableReader> r, models::WatchdogConfig& w) {
   w.random_phase = r->choice("phase", {"random", "aligned"}, "random") == "random";
 }
 
-void read_ecn(std::optional<TableReader> r, models::EcnConfig& e) {
+// One set of classes: `base` for every class in `classes` (all: kNumClasses
+// bits), then [[<table>.class]] entries override single classes (the keys
+// they leave out keep the table's values).
+struct EcnDefaults {
   models::EcnClassConfig c;
-  uint8_t classes = 0xFF;
   bool enabled = true;
-  if (r) {
-    enabled = r->optional<bool>("enabled", true);
-    classes = class_mask(*r, "classes", classes);
-    c.kmin = r->optional<sim::Bytes>("kmin", c.kmin, {.min = sim::Bytes(0)});
-    c.kmax = r->optional<sim::Bytes>("kmax", c.kmax, {.min = sim::Bytes(0)});
-    c.pmax = r->optional<double>("pmax", c.pmax, {.min = 0.0, .max = 1.0});
-    e.mark_at_dequeue = r->choice("at", {"enqueue", "dequeue"}, "enqueue") == "dequeue";
-    if (c.kmin > c.kmax) {
-      r->error_at("kmin", r->path_of("kmin") + " (" + config::show(c.kmin) + ") must not exceed " +
-                              r->path_of("kmax") + " (" + config::show(c.kmax) + ")");
-    }
+  uint8_t classes = 0xFF;
+};
+EcnDefaults read_ecn_classes(TableReader& r, const EcnDefaults& d,
+                             std::array<models::EcnClassConfig, models::kNumClasses>& out) {
+  models::EcnClassConfig c = d.c;
+  const bool enabled = r.optional<bool>("enabled", d.enabled);
+  const uint8_t classes = class_mask(r, "classes", d.classes);
+  c.kmin = r.optional<sim::Bytes>("kmin", c.kmin, {.min = sim::Bytes(0)});
+  c.kmax = r.optional<sim::Bytes>("kmax", c.kmax, {.min = sim::Bytes(0)});
+  c.pmax = r.optional<double>("pmax", c.pmax, {.min = 0.0, .max = 1.0});
+  if (c.kmin > c.kmax) {
+    r.error_at("kmin", r.path_of("kmin") + " (" + config::show(c.kmin) + ") must not exceed " +
+                           r.path_of("kmax") + " (" + config::show(c.kmax) + ")");
   }
   for (int tc = 0; tc < models::kNumClasses; ++tc) {
-    e.tc[tc] = c;
-    e.tc[tc].enabled = enabled && ((classes >> tc) & 1);
+    out[tc] = c;
+    out[tc].enabled = enabled && ((classes >> tc) & 1);
+  }
+  uint8_t seen = 0;
+  for (TableReader k : r.array_of_tables("class")) {
+    const auto tc = static_cast<int>(k.required<int64_t>("class", {.min = 0, .max = 7}));
+    if ((seen >> tc) & 1) {
+      k.error_at("class", k.path_of("class") + ": class " + std::to_string(tc) + " has another [[" +
+                              r.path() + ".class]] already");
+      continue;
+    }
+    seen |= static_cast<uint8_t>(1 << tc);
+    models::EcnClassConfig& o = out[tc];
+    o.enabled = k.optional<bool>("enabled", true);
+    o.kmin = k.optional<sim::Bytes>("kmin", c.kmin, {.min = sim::Bytes(0)});
+    o.kmax = k.optional<sim::Bytes>("kmax", c.kmax, {.min = sim::Bytes(0)});
+    o.pmax = k.optional<double>("pmax", c.pmax, {.min = 0.0, .max = 1.0});
+    if (o.kmin > o.kmax) {
+      k.error_at("kmin", k.path_of("kmin") + " (" + config::show(o.kmin) +
+                             ") must not exceed kmax (" + config::show(o.kmax) + ")");
+    }
+  }
+  return {c, enabled, classes};
+}
+
+void read_ecn(std::optional<TableReader> r, models::EcnConfig& e) {
+  if (!r) {
+    e.tc.fill(models::EcnClassConfig{});
+    return;
+  }
+  const EcnDefaults fabric = read_ecn_classes(*r, EcnDefaults{}, e.tc);
+  e.mark_at_dequeue = r->choice("at", {"enqueue", "dequeue"}, "enqueue") == "dequeue";
+  // [ecn.host_ports]: the egress ports facing hosts, from the table's own
+  // values (the keys it leaves out keep them; per-class entries of [ecn] do
+  // not carry over).
+  if (auto h = r->optional_table("host_ports")) {
+    e.host_ports = true;
+    read_ecn_classes(*h, fabric, e.host_tc);
   }
 }
 

@@ -23,9 +23,10 @@ class EcnMarker {
  public:
   EcnMarker(const EcnConfig& cfg, uint64_t seed, std::string_view switch_name);
 
-  double probability(int tc, int64_t queue_bytes) const;
+  // `host`: the egress port faces a host (EcnConfig::host_tc when host_ports).
+  double probability(int tc, int64_t queue_bytes, bool host = false) const;
   // Decides whether a packet of class tc seeing queue_bytes is marked.
-  bool decide(int tc, int64_t queue_bytes);
+  bool decide(int tc, int64_t queue_bytes, bool host = false);
   bool at_dequeue() const { return cfg_.mark_at_dequeue; }
   const EcnConfig& config() const { return cfg_; }
 

@@ -195,7 +195,7 @@ void Switch::on_discard(PortIndex out, Packet& p) {
 // departing one: either way, the bytes the packet sees ahead of or behind it.
 void Switch::mark_ecn(EgressPort& q, Packet& p) {
   if (!p.ecn_capable || p.ce) return;
-  if (ecn_.decide(p.tc, q.queued_bytes(p.tc))) {
+  if (ecn_.decide(p.tc, q.queued_bytes(p.tc), host_port_[q.index().value()])) {
     p.ce = true;
     ++q.counters().ecn_marked[p.tc];
   }

@@ -84,12 +84,14 @@ void validate_mmu(const MmuConfig& m, size_t num_ports, std::vector<std::string>
 }
 
 void validate_ecn(const EcnConfig& e, std::vector<std::string>& out) {
-  for (int i = 0; i < kNumClasses; ++i) {
-    const EcnClassConfig& c = e.tc[i];
-    const std::string n = idx("ecn.tc", i);
-    if (c.kmin > c.kmax)
-      out.push_back(n + ".kmin (" + b(c.kmin) + ") exceeds " + n + ".kmax (" + b(c.kmax) + ")");
-    if (c.pmax < 0 || c.pmax > 1) out.push_back(n + ".pmax must be in [0, 1]");
+  for (int group = 0; group < (e.host_ports ? 2 : 1); ++group) {
+    for (int i = 0; i < kNumClasses; ++i) {
+      const EcnClassConfig& c = group == 0 ? e.tc[i] : e.host_tc[i];
+      const std::string n = idx(group == 0 ? "ecn.tc" : "ecn.host_tc", i);
+      if (c.kmin > c.kmax)
+        out.push_back(n + ".kmin (" + b(c.kmin) + ") exceeds " + n + ".kmax (" + b(c.kmax) + ")");
+      if (c.pmax < 0 || c.pmax > 1) out.push_back(n + ".pmax must be in [0, 1]");
+    }
   }
 }
 

@@ -121,6 +121,11 @@ struct EcnClassConfig {
 struct EcnConfig {
   std::array<EcnClassConfig, kNumClasses> tc{};
   bool mark_at_dequeue = false;  // false: judge the queue at enqueue
+  // A port group of its own: egress ports facing hosts mark by host_tc
+  // instead (a switch's downlinks and uplinks often get different WRED
+  // profiles: a host port's queue is the last hop's incast).
+  bool host_ports = false;
+  std::array<EcnClassConfig, kNumClasses> host_tc{};
 };
 
 enum class WatchdogAction : uint8_t { kDrop, kForward, kAlert };

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <string>
 
+#include "app/config/error.h"
 #include "app/scenario/scenario.h"
 #include "scenario_util.h"
 
@@ -241,6 +242,59 @@ TEST(DeviceEcn, ASwitchWithItsOwnEcnTableMarksByItAlone) {
   const ScenarioConfig s = load_scenario(file, {});
   EXPECT_TRUE(s.devices[*s.topology.find("leaf1")].ecn == std::nullopt);
   EXPECT_FALSE(s.devices[*s.topology.find("leaf0")].ecn->tc[3].enabled);
+}
+
+// ECN per class and per port group. [[ecn.class]] overrides one class's
+// thresholds (the keys it leaves out keep [ecn]'s); [ecn.host_ports] gives the
+// egress ports facing hosts their own (from [ecn]'s values). In the demo the
+// incast into h0 is marked at leaf0's host port and the permutation at the
+// 2:1 uplinks: with the host ports' marking off, no host port marks and the
+// fabric still does.
+TEST(EcnGroups, PerClassAndPerPortGroupThresholds) {
+  const auto marks = [](const RunOutcome& o, bool host_ports) {
+    int64_t n = 0;  // leaf ports 0..3 face hosts
+    for (const auto& q : o.data.queues) {
+      if (q.node.rfind("h", 0) == 0) continue;
+      const bool host = q.node.rfind("leaf", 0) == 0 && q.port < 4;
+      if (host == host_ports) n += q.ecn_marked;
+    }
+    return n;
+  };
+  const std::string demo = testing::text_of(path("demo.toml"));
+  const std::string off_file =
+      testing::write_temp("xoff_ecn_host_off.toml", demo + "[ecn.host_ports]\nenabled = false\n");
+  const RunOutcome base = run("demo.toml");
+  const RunOutcome off = testing::run_file(off_file);
+  ASSERT_EQ(off.exit_code, 0);
+  EXPECT_GT(marks(base, true), 0);
+  EXPECT_GT(marks(base, false), 0);
+  EXPECT_EQ(marks(off, true), 0);
+  EXPECT_GT(marks(off, false), 0);
+
+  const std::string groups = testing::write_temp(
+      "xoff_ecn_groups.toml",
+      demo +
+          "[[ecn.class]]\nclass = 3\nkmin = \"50KB\"\n"
+          "[ecn.host_ports]\nkmax = \"400KB\"\n[[ecn.host_ports.class]]\nclass = 1\n"
+          "pmax = 0.5\n");
+  const ScenarioConfig s = load_scenario(groups, {});
+  const models::EcnConfig& e = s.switch_config.ecn;
+  // [ecn] marks classes 1 and 3 at 5 KB / 200 KB / 0.01.
+  EXPECT_EQ(e.tc[1].kmin.count(), 5'000);
+  EXPECT_EQ(e.tc[3].kmin.count(), 50'000);   // its own
+  EXPECT_EQ(e.tc[3].kmax.count(), 200'000);  // kept
+  EXPECT_FALSE(e.tc[0].enabled);
+  ASSERT_TRUE(e.host_ports);
+  EXPECT_EQ(e.host_tc[3].kmin.count(), 5'000);  // [ecn]'s, not [[ecn.class]]'s
+  EXPECT_EQ(e.host_tc[3].kmax.count(), 400'000);
+  EXPECT_DOUBLE_EQ(e.host_tc[3].pmax, 0.01);
+  EXPECT_DOUBLE_EQ(e.host_tc[1].pmax, 0.5);
+  EXPECT_TRUE(e.host_tc[1].enabled);
+  EXPECT_FALSE(e.host_tc[0].enabled);  // [ecn]'s classes
+  // kmin above kmax in a class entry is refused at its position.
+  const std::string bad = testing::write_temp(
+      "xoff_ecn_bad.toml", demo + "[[ecn.class]]\nclass = 3\nkmin = \"300KB\"\n");
+  EXPECT_THROW(load_scenario(bad, {}), config::ScenarioError);
 }
 
 }  // namespace

@@ -32,6 +32,23 @@ TEST(Ecn, ProbabilityIsZeroBelowKminLinearToPmaxAndOneAboveKmax) {
   EXPECT_EQ(m.probability(0, 1'000'000), 0.0);  // class 0 not enabled
 }
 
+// A port group of its own: host-facing ports mark by host_tc (5 KB / 10 KB /
+// 1.0 here), the others by tc (20 KB / 100 KB / 0.2).
+TEST(Ecn, HostPortsMarkByTheirOwnThresholds) {
+  EcnConfig c = red();
+  c.host_ports = true;
+  for (auto& e : c.host_tc) e.enabled = false;
+  c.host_tc[3] = EcnClassConfig{true, 5'000_B, 10'000_B, 1.0};
+  EcnMarker m(c, 1, "sw");
+  EXPECT_DOUBLE_EQ(m.probability(3, 7'500, true), 0.5);  // (7500 - 5000) / 5000 x 1.0
+  EXPECT_EQ(m.probability(3, 7'500, false), 0.0);        // below the fabric's 20 KB
+  EXPECT_DOUBLE_EQ(m.probability(3, 60'000, false), 0.1);
+  EXPECT_EQ(m.probability(3, 60'000, true), 1.0);  // above the host ports' 10 KB
+  c.host_ports = false;                            // off: every port by tc
+  EcnMarker plain(c, 1, "sw");
+  EXPECT_EQ(plain.probability(3, 7'500, true), 0.0);
+}
+
 TEST(Ecn, MarksPmaxOverTwoAtTheMidpoint) {
   EcnMarker m(red(), 1, "sw");
   int below = 0, mid = 0, above = 0;
