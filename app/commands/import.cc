@@ -154,6 +154,8 @@ int cmd_import(const ImportArgs& a) {
   if (!kmin.empty()) t << "kmin = \"" << kmin << "KB\"\n";
   if (!kmax.empty()) t << "kmax = \"" << kmax << "KB\"\n";
   if (!pmax.empty()) t << "pmax = " << pmax << "\n";
+  // HPCC's switches mark at dequeue (SwitchNode::SwitchNotifyDequeue).
+  t << "at = \"dequeue\"\n";
   if (multi) {
     notes.push_back(
         "KMIN_MAP/KMAX_MAP/PMAX_MAP per link rate: xoff has one setting for every "
@@ -172,7 +174,11 @@ int cmd_import(const ImportArgs& a) {
   }
   const std::string cc = first("CC_MODE");
   if (cc == "1" || cc.empty()) {
+    // HPCC's receiver sets a CNP flag on every ACK that covers a CE packet;
+    // its sender cuts at most once per RATE_DECREASE_INTERVAL.
+    t << "cnp = \"ack\"\n";
     t << "dcqcn = \"paper\"\n\n[nic.dcqcn_params]\n";
+    t << "cnp_interval = \"0us\"\n";
     if (const std::string g = first("EWMA_GAIN"); !g.empty()) t << "g = " << g << "\n";
     if (const std::string k = first("ALPHA_RESUME_INTERVAL"); !k.empty())
       t << "alpha_period = \"" << k << "us\"\n";
@@ -188,11 +194,12 @@ int cmd_import(const ImportArgs& a) {
       t << "min_rate = \"" << rate(k) << "\"\n";
     if (const std::string k = first("RATE_DECREASE_INTERVAL"); !k.empty())
       t << "min_cut_interval = \"" << k << "us\"\n";
-    // HPCC's DCQCN increases on its timer only (no byte counter).
-    t << "byte_counter = \"1000GB\"  # HPCC's DCQCN has no byte counter\n";
-    if (first("CLAMP_TARGET_RATE") == "1") {
-      notes.push_back("CLAMP_TARGET_RATE 1: not a scenario key (xoff clamps as the DCQCN paper)");
-    }
+    // HPCC's DCQCN (RdmaHw::RateIncEventMlx) increases on its timer only: F
+    // fast-recovery steps, one additive, then hyper increases of R_HAI each.
+    t << "byte_counter = \"0B\"  # HPCC's DCQCN has no byte counter\n";
+    t << "hyper_increase = \"constant\"\n";
+    // CLAMP_TARGET_RATE 0 (its default): a cut resets R_T only after a timer increase.
+    t << "clamp_target = " << (first("CLAMP_TARGET_RATE") == "1" ? "true" : "false") << "\n";
   } else {
     t << "dcqcn = \"off\"\n";
     notes.push_back("CC_MODE " + cc +

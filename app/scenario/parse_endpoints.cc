@@ -12,7 +12,9 @@ void read_dcqcn(std::optional<TableReader> r, models::DcqcnParams& d) {
   const config::Bounds<sim::Duration> pos{.min = sim::Duration::ns(1)};
   d.alpha_period = r->optional<sim::Duration>("alpha_period", d.alpha_period, pos);
   d.rate_timer = r->optional<sim::Duration>("rate_timer", d.rate_timer, pos);
-  d.byte_counter = r->optional<sim::Bytes>("byte_counter", d.byte_counter, {.min = sim::Bytes(1)});
+  d.byte_counter = r->optional<sim::Bytes>("byte_counter", d.byte_counter, {.min = sim::Bytes(0)});
+  d.hyper_linear = r->choice("hyper_increase", {"linear", "constant"},
+                             d.hyper_linear ? "linear" : "constant") == "linear";
   d.fast_recovery_stages = static_cast<int>(
       r->optional<int64_t>("fast_recovery_stages", d.fast_recovery_stages, {.min = 0, .max = 100}));
   const config::Bounds<sim::BitsPerSecond> rate{.min = sim::BitsPerSecond(1)};

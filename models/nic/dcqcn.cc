@@ -49,7 +49,7 @@ DcqcnRateControl::DcqcnRateControl(const DcqcnParams& p, sim::BitsPerSecond line
   XOFF_CHECK(p.initial_alpha >= 0 && p.initial_alpha <= 1, "DCQCN initial alpha must be in [0, 1]");
   XOFF_CHECK(p.alpha_period > sim::Duration::zero(), "DCQCN alpha period K must be positive");
   XOFF_CHECK(p.rate_timer > sim::Duration::zero(), "DCQCN rate timer T must be positive");
-  XOFF_CHECK(p.byte_counter.count() > 0, "DCQCN byte counter B must be positive");
+  XOFF_CHECK(p.byte_counter.count() >= 0, "DCQCN byte counter B must not be negative");
   XOFF_CHECK(p.fast_recovery_stages >= 0, "DCQCN F must not be negative");
   XOFF_CHECK(p.rate_on_first_cnp > 0 && p.rate_on_first_cnp <= 1,
              "DCQCN rate on the first CNP must be in (0, 1]");
@@ -84,7 +84,7 @@ void DcqcnRateControl::on_cnp(sim::Time now) {
 void DcqcnRateControl::on_bytes_sent(sim::Time now, sim::Bytes b) {
   if (!p_.enabled) return;
   advance(now);
-  if (!s_.increasing) return;
+  if (!s_.increasing || p_.byte_counter.count() == 0) return;
   s_.byte_acc += b;
   while (s_.increasing && s_.byte_acc >= p_.byte_counter) {
     s_.byte_acc -= p_.byte_counter;
@@ -150,13 +150,19 @@ void DcqcnRateControl::cut(sim::Time at) {
 
 void DcqcnRateControl::increase_event() {
   const int f = p_.fast_recovery_stages;
-  const int hi = std::max(s_.t_stage, s_.b_stage);
-  const int lo = std::min(s_.t_stage, s_.b_stage);
+  int hi = std::max(s_.t_stage, s_.b_stage);
+  int lo = std::min(s_.t_stage, s_.b_stage);
+  if (p_.byte_counter.count() == 0) {
+    // Timer only: stage T = 1..F fast recovery, F + 1 additive, then hyper
+    // (the HPCC model's 0-based stage s = T - 1: < F, == F, > F).
+    hi = s_.t_stage;
+    lo = s_.t_stage > f + 1 ? s_.t_stage - 1 : f;
+  }
   int64_t target = s_.target.count();
   if (hi <= f) {
     // fast recovery: R_T unchanged
   } else if (lo > f) {
-    target += static_cast<int64_t>(lo - f) * p_.rate_hai.count();
+    target += (p_.hyper_linear ? static_cast<int64_t>(lo - f) : 1) * p_.rate_hai.count();
   } else {
     target += p_.rate_ai.count();
   }

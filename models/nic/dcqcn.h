@@ -41,15 +41,23 @@
 namespace xoff::models {
 
 struct DcqcnParams {
-  bool enabled = true;             // false: the QP always sends at line rate
-  double g = 1.0 / 256;            // α gain
-  double initial_alpha = 1.0;      // α used by the first cut
-  sim::Duration alpha_period;      // K: α decays once per K without a CNP
-  sim::Duration rate_timer;        // T: rate-increase timer period
-  sim::Bytes byte_counter;         // B: bytes per byte-counter stage
-  int fast_recovery_stages = 5;    // F
-  sim::BitsPerSecond rate_ai;      // R_AI: additive increase step of R_T
-  sim::BitsPerSecond rate_hai;     // R_HAI: hyper increase step of R_T
+  bool enabled = true;         // false: the QP always sends at line rate
+  double g = 1.0 / 256;        // α gain
+  double initial_alpha = 1.0;  // α used by the first cut
+  sim::Duration alpha_period;  // K: α decays once per K without a CNP
+  sim::Duration rate_timer;    // T: rate-increase timer period
+  // B: bytes per byte-counter stage. 0: no byte counter, the timer alone
+  // drives increases, staged as the HPCC simulator's Mellanox model
+  // (RateIncEventMlx) does: F fast-recovery steps, then one additive
+  // increase, then hyper increases.
+  sim::Bytes byte_counter;
+  int fast_recovery_stages = 5;  // F
+  sim::BitsPerSecond rate_ai;    // R_AI: additive increase step of R_T
+  sim::BitsPerSecond rate_hai;   // R_HAI: hyper increase step of R_T
+  // true: the i-th hyper increase adds i x R_HAI (i = min(T, BC) - F: the
+  // DCQCN paper, and its authors' ns-3 model, whose 0-based stages read
+  // min - F + 1); false: each adds R_HAI (the HPCC simulator's model).
+  bool hyper_linear = true;
   sim::BitsPerSecond min_rate;     // lower clamp of R_C
   sim::Duration min_cut_interval;  // 0: cut on every CNP
   // true: every cut sets R_T = R_C (the paper, QCN). false: only a cut after a

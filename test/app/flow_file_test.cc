@@ -395,6 +395,16 @@ TEST_F(FlowFileTest, ImportOfAnHpccConfigCarriesItsSettingsAndListsTheRest) {
   EXPECT_EQ(s.roce.dcqcn.fast_recovery_stages, 1);
   EXPECT_EQ(s.roce.dcqcn.rate_ai.count(), 5'000'000);
   EXPECT_EQ(s.roce.dcqcn.min_cut_interval, 4_us);
+  // HPCC's DCQCN as its RdmaHw runs it: timer-only increases (no byte
+  // counter), hyper steps of R_HAI each, R_T kept on back-to-back cuts
+  // (CLAMP_TARGET_RATE 0), a CNP flag on every ACK of a CE packet, and
+  // switches marking at dequeue.
+  EXPECT_EQ(s.roce.dcqcn.byte_counter.count(), 0);
+  EXPECT_FALSE(s.roce.dcqcn.hyper_linear);
+  EXPECT_FALSE(s.roce.dcqcn.clamp_target_always);
+  EXPECT_TRUE(s.roce.cnp_on_ack);
+  EXPECT_EQ(s.roce.dcqcn.cnp_interval, sim::Duration::zero());
+  EXPECT_TRUE(s.switch_config.ecn.mark_at_dequeue);
   ASSERT_EQ(s.traffic.flows.size(), 2u);
   EXPECT_EQ(s.traffic.flows[1].spec.start.count_ps(), 2'000'010'000'000);
   // What has no counterpart is listed in the file.

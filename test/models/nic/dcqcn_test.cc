@@ -84,6 +84,41 @@ TEST(DcqcnRateControl, HyperIncreaseWhenBothStagesExceedF) {
   EXPECT_EQ(cc.rate().count(), 43'830'000'000);
 }
 
+// Without a byte counter (B = 0) the timer alone drives increases, staged as
+// the HPCC simulator's RdmaHw::RateIncEventMlx: with F = 1, the first expiry
+// is fast recovery, the second an additive increase, then hyper increases;
+// hyper_linear = false adds R_HAI each (HPCC), true i x R_HAI (the paper).
+TEST(DcqcnRateControl, WithoutAByteCounterTheTimerStagesAsTheHpccModel) {
+  DcqcnParams p = DcqcnParams::paper();
+  p.byte_counter = sim::Bytes(0);
+  p.fast_recovery_stages = 1;
+  p.rate_ai = 5_Mbps;
+  p.rate_hai = 50_Mbps;
+  p.rate_timer = 300_us;
+  p.alpha_period = 1_s;  // alpha stays 1: every cut halves
+  for (const bool linear : {false, true}) {
+    p.hyper_linear = linear;
+    DcqcnRateControl cc(p, kLine);
+    cc.on_cnp(at(0_us));                     // R_T 100G, R_C 50G
+    cc.on_bytes_sent(at(1_us), 100'000_MB);  // no byte counter: nothing happens
+    EXPECT_EQ(cc.rate().count(), 50 * kG);
+    cc.advance(at(300_us));  // fast recovery: R_C = (50G + 100G) / 2 = 75G
+    EXPECT_EQ(cc.rate().count(), 75 * kG);
+    EXPECT_EQ(cc.target().count(), 100 * kG);
+    cc.on_cnp(at(301_us));  // R_T = 75G (a timer step came), R_C = 37.5G
+    ASSERT_EQ(cc.target().count(), 75 * kG);
+    cc.advance(at(601_us));  // stage 1 = F: fast recovery, (37.5G + 75G) / 2 = 56.25G
+    EXPECT_EQ(cc.rate().count(), 56'250'000'000);
+    cc.advance(at(901_us));  // stage 2: additive, R_T = 75.005G, R_C = 65.6275G
+    EXPECT_EQ(cc.target().count(), 75'005'000'000);
+    EXPECT_EQ(cc.rate().count(), 65'627'500'000);
+    cc.advance(at(1201_us));  // stage 3: hyper, i = 1 either way: R_T = 75.055G
+    EXPECT_EQ(cc.target().count(), 75'055'000'000);
+    cc.advance(at(1501_us));  // stage 4: constant +50M (HPCC), linear i = 2: +100M
+    EXPECT_EQ(cc.target().count(), linear ? 75'155'000'000 : 75'105'000'000) << linear;
+  }
+}
+
 TEST(DcqcnRateControl, ByteCounterAloneDrivesFastRecovery) {
   DcqcnParams p = DcqcnParams::paper();
   p.rate_timer = 1_s;  // keep the timer out of the way
