@@ -126,7 +126,9 @@ TEST(BounceDeadlockScenario, TaggerRetagsTheBouncesAndNothingDeadlocks) {
   // class 4; nothing else is ever in class 4 at a spine's ingress side.
   int64_t retagged = 0;
   for (const auto& b : o.data.buffers) {
-    if (b.node.rfind("spine", 0) == 0) EXPECT_EQ(b.tagger_retagged, 0) << b.node;
+    if (b.node.rfind("spine", 0) == 0) {
+      EXPECT_EQ(b.tagger_retagged, 0) << b.node;
+    }
     retagged += b.tagger_retagged;
   }
   EXPECT_GT(retagged, 0);
