@@ -8,6 +8,28 @@
 namespace xoff::models {
 namespace {
 
+// A critical path as plain numbers (it crosses processes as bytes):
+// bandwidth, overhead, congestion, wait (ps), flows, finish (ps).
+constexpr size_t kPathWords = 6;
+void path_to(const CriticalPath& b, int64_t* out) {
+  out[0] = b.bandwidth.count_ps();
+  out[1] = b.overhead.count_ps();
+  out[2] = b.congestion.count_ps();
+  out[3] = b.wait.count_ps();
+  out[4] = b.flows;
+  out[5] = b.finish.count_ps();
+}
+CriticalPath path_from(const int64_t* in) {
+  CriticalPath b;
+  b.bandwidth = sim::Duration::ps(in[0]);
+  b.overhead = sim::Duration::ps(in[1]);
+  b.congestion = sim::Duration::ps(in[2]);
+  b.wait = sim::Duration::ps(in[3]);
+  b.flows = static_cast<uint32_t>(in[4]);
+  b.finish = sim::Time::from_ps(in[5]);
+  return b;
+}
+
 // Bytes in chunks [lo, lo + len) of S split into n chunks, the first S mod n
 // chunks one byte larger.
 int64_t chunk_bytes(int64_t s, uint32_t n, uint32_t lo, uint32_t len) {
@@ -815,20 +837,21 @@ uint32_t CollectiveEngine::launch(uint32_t part, uint32_t lane, uint32_t step, s
   apply_class(f, local ? j.spec.local_cls : p.cls);
   ++p.launched[lane];
   ++p.inflight[lane];
+  return register_flow(std::move(f), part, lane, step, 0, local, base);
+}
+
+uint32_t CollectiveEngine::register_flow(FlowSpec f, uint32_t part, uint32_t lane, uint32_t step,
+                                         uint8_t kind, bool local_class, const CriticalPath& base) {
+  const Part& p = parts_[part];
+  Job& j = jobs_[p.job];
+  const uint32_t id = flow_id(p, lane, step, kind);
   FlowTag tag;
   tag.part = part;
   tag.lane = lane;
   tag.step = step;
-  tag.local = local;
+  tag.kind = kind;
+  tag.local = local_class;
   tag.base = base;
-  return register_flow(std::move(f), tag);
-}
-
-uint32_t CollectiveEngine::register_flow(FlowSpec f, const FlowTag& t) {
-  const Part& p = parts_[t.part];
-  Job& j = jobs_[p.job];
-  const uint32_t id = flow_id(p, t.lane, t.step, t.kind);
-  FlowTag tag = t;
   tag.src = f.src;
   tag.dst = f.dst;
   tag.bytes = f.size.count();
@@ -850,13 +873,7 @@ uint32_t CollectiveEngine::register_flow(FlowSpec f, const FlowTag& t) {
     l.bytes = tag.bytes;
     l.start_ps = tag.start.count_ps();
     l.ideal_ps = tag.ideal.count_ps();
-    const CriticalPath& b = tag.base;
-    l.base[0] = b.bandwidth.count_ps();
-    l.base[1] = b.overhead.count_ps();
-    l.base[2] = b.congestion.count_ps();
-    l.base[3] = b.wait.count_ps();
-    l.base[4] = b.flows;
-    l.base[5] = b.finish.count_ps();
+    path_to(tag.base, l.base);
     launches_.push_back(l);
   }
   return id;
@@ -889,13 +906,7 @@ void CollectiveEngine::tree_advance(uint32_t part, uint32_t lane, sim::Time now,
     f.start = now;
     apply_class(f, p.cls);
     p.busy[lane] |= static_cast<uint8_t>(1u << kind);
-    FlowTag tag;
-    tag.part = part;
-    tag.lane = lane;
-    tag.step = chunk;
-    tag.kind = kind;
-    tag.base = base;
-    register_flow(std::move(f), tag);
+    register_flow(std::move(f), part, lane, chunk, kind, false, base);
   };
   if (t.parent >= 0 && (p.busy[lane] & 1u) == 0 && p.up_next[lane] < reduced) {
     send(t.parent, p.up_next[lane]++, 0);
@@ -1110,12 +1121,7 @@ void CollectiveEngine::import_launch(const CollectiveLaunch& l) {
   tag.bytes = l.bytes;
   tag.start = sim::Time::from_ps(l.start_ps);
   tag.ideal = sim::Duration::ps(l.ideal_ps);
-  tag.base.bandwidth = sim::Duration::ps(l.base[0]);
-  tag.base.overhead = sim::Duration::ps(l.base[1]);
-  tag.base.congestion = sim::Duration::ps(l.base[2]);
-  tag.base.wait = sim::Duration::ps(l.base[3]);
-  tag.base.flows = static_cast<uint32_t>(l.base[4]);
-  tag.base.finish = sim::Time::from_ps(l.base[5]);
+  tag.base = path_from(l.base);
   running_.get(l.flow) = tag;
 }
 
@@ -1127,10 +1133,8 @@ std::vector<int64_t> CollectiveEngine::export_partials() const {
   for (const Job& j : jobs_) {
     out.push_back(static_cast<int64_t>(j.finished_flows));
     out.push_back(j.last_flow);
-    const CriticalPath& b = j.last;
-    for (int64_t v : {b.bandwidth.count_ps(), b.overhead.count_ps(), b.congestion.count_ps(),
-                      b.wait.count_ps(), int64_t{b.flows}, b.finish.count_ps()})
-      out.push_back(v);
+    out.resize(out.size() + kPathWords);
+    path_to(j.last, out.data() + out.size() - kPathWords);
     for (uint32_t k = 0; k < j.steps; ++k) {
       out.push_back(j.step_finish[k].count_ps());
       out.push_back(j.step_flows[k]);
@@ -1151,20 +1155,16 @@ void CollectiveEngine::finish_from_partials(const std::vector<std::vector<int64_
   for (uint32_t job = 0; job < jobs_.size(); ++job) {
     Job& j = jobs_[job];
     if (j.done) {  // finished here already (every flow was local)
-      for (size_t k = 0; k < parts.size(); ++k) at[k] += 8 + size_t{5} * j.steps;
+      for (size_t k = 0; k < parts.size(); ++k) at[k] += 2 + kPathWords + size_t{5} * j.steps;
       continue;
     }
     uint64_t finished = 0;
     for (size_t k = 0; k < parts.size(); ++k) {
       finished += static_cast<uint64_t>(next(k));
       const auto id = static_cast<uint32_t>(next(k));
-      CriticalPath b;
-      b.bandwidth = sim::Duration::ps(next(k));
-      b.overhead = sim::Duration::ps(next(k));
-      b.congestion = sim::Duration::ps(next(k));
-      b.wait = sim::Duration::ps(next(k));
-      b.flows = static_cast<uint32_t>(next(k));
-      b.finish = sim::Time::from_ps(next(k));
+      XOFF_CHECK(at[k] + kPathWords <= parts[k].size(), "finish_from_partials: short part");
+      const CriticalPath b = path_from(parts[k].data() + at[k]);
+      at[k] += kPathWords;
       if (k == 0 || b.finish > j.last.finish || (b.finish == j.last.finish && id >= j.last_flow)) {
         j.last = b;
         j.last_flow = id;

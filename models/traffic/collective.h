@@ -376,8 +376,10 @@ class CollectiveEngine final : public FlowObserver {
   void plan_step(uint32_t job, const WorkloadStep& step);
   uint32_t launch(uint32_t part, uint32_t lane, uint32_t step, sim::Time start,
                   const CriticalPath& base);
-  // Hands a collective flow to the manager and remembers what it is.
-  uint32_t register_flow(FlowSpec f, const FlowTag& tag);
+  // Hands a collective flow to the manager under the id of its place and
+  // remembers what it is (and, partitioned, tells the receiver's part).
+  uint32_t register_flow(FlowSpec f, uint32_t part, uint32_t lane, uint32_t step, uint8_t kind,
+                         bool local_class, const CriticalPath& base);
   // Tree: launches what the lane may send now (up, down to each child).
   void tree_advance(uint32_t part, uint32_t lane, sim::Time now, const CriticalPath& base);
   // Starts the lane's next step if both of its dependencies have finished.
