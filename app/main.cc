@@ -59,6 +59,10 @@ void add_sweep(CLI::App& cli, SweepArgs& a) {
   sw->add_option("--slurm-time", a.slurm_time, "Slurm --time per point")->capture_default_str();
   sw->add_option("--slurm-mem", a.slurm_mem, "Slurm --mem per point")->capture_default_str();
   sw->add_option("--slurm-partition", a.slurm_partition, "Slurm --partition");
+  sw->add_option("--processes", a.processes,
+                 "Run each point across N MPI processes with xoff-mpi (srun under --emit "
+                 "slurm, mpirun -np N otherwise)")
+      ->capture_default_str();
   sw->add_flag("-q,--quiet", a.quiet, "Report failed points only");
 }
 

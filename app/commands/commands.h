@@ -67,6 +67,7 @@ struct SweepArgs {
   std::string slurm_mem = "2G";
   std::string slurm_partition;
   std::string xoff_binary;  // what each point runs ("" = this process's executable)
+  int processes = 1;        // > 1: each point runs across that many MPI processes (xoff-mpi)
   bool quiet = false;       // no per-point progress lines
 };
 

@@ -11,6 +11,7 @@
 
 #include "app/commands/commands.h"
 #include "app/config/error.h"
+#include "app/mpi/partition.h"
 #include "app/scenario/scenario.h"
 #include "app/sweep/collect.h"
 #include "app/sweep/local.h"
@@ -38,6 +39,19 @@ size_t validate(Plan& plan) {
     try {
       const ScenarioConfig cfg = load_scenario(plan.scenario, o);
       plan.effective_seeds[p.index] = cfg.seed;
+      // Across processes: what xoff-mpi would refuse is refused here, before anything runs.
+      if (plan.processes > 1) {
+        const std::vector<std::string> why = partition_unsupported(cfg);
+        if (!why.empty()) {
+          if (++bad <= 10) {
+            std::fprintf(stderr,
+                         "xoff sweep: point %s (%s) cannot run across processes (--processes "
+                         "%d): %s\n",
+                         p.name.c_str(), sweep::describe(plan.axes, p).c_str(), plan.processes,
+                         why.front().c_str());
+          }
+        }
+      }
     } catch (const config::ScenarioError& e) {
       if (++bad <= 10) {
         std::fprintf(stderr, "xoff sweep: point %s (%s) is not a valid scenario:\n%s\n",
@@ -174,6 +188,25 @@ int cmd_sweep(const SweepArgs& a) {
   plan.scenario = fs::absolute(a.scenario).string();
   plan.xoff = a.xoff_binary.empty() ? self_executable() : a.xoff_binary;
   plan.fixed = a.fixed;
+  if (a.processes < 1) {
+    std::fprintf(stderr, "xoff sweep: --processes %d: expected at least 1\n", a.processes);
+    return 2;
+  }
+  if (a.processes > 1) {
+    plan.processes = a.processes;
+    plan.xoff_mpi = (fs::path(plan.xoff).parent_path() / "xoff-mpi").string();
+    std::error_code ec;
+    if (!fs::exists(plan.xoff_mpi, ec)) {
+      std::fprintf(stderr,
+                   "xoff sweep: --processes %d runs points with xoff-mpi, which is not beside "
+                   "%s (it is built when OpenMPI is installed: scripts/setup.sh)\n",
+                   a.processes, plan.xoff.c_str());
+      return 2;
+    }
+    // Under Slurm the array task's allocation holds the tasks; elsewhere mpirun starts them.
+    plan.launcher =
+        a.emit == "slurm" ? std::string("srun") : "mpirun -np " + std::to_string(a.processes);
+  }
   try {
     for (const auto& g : a.grid) plan.axes.push_back(sweep::parse_axis(g));
     if (!a.seeds.empty()) plan.seeds = sweep::parse_seeds(a.seeds);

@@ -152,6 +152,14 @@ std::vector<std::string> partition_unsupported(const ScenarioConfig& cfg) {
       out.push_back("[[collective]] " + c.name +
                     ": TCP flows (a connection opens at both hosts at once)");
   }
+  // TCP opens both ends of a connection at once (TcpStack::connect).
+  bool tcp = false;
+  for (const auto& f : tr.flows) tcp |= f.spec.protocol == models::Protocol::kTcp;
+  for (const auto& g : tr.incasts) tcp |= g.cls.protocol == models::Protocol::kTcp;
+  for (const auto& g : tr.permutations) tcp |= g.cls.protocol == models::Protocol::kTcp;
+  for (const auto& g : tr.all_to_all) tcp |= g.cls.protocol == models::Protocol::kTcp;
+  for (const auto& g : tr.poisson) tcp |= g.spec.cls.protocol == models::Protocol::kTcp;
+  if (tcp) out.push_back("TCP flows (a connection opens at both hosts at once)");
   bool after = false;
   for (const auto& f : tr.flows) after |= !f.after.empty();
   if (after) out.push_back("flows with `after` (the same reason)");

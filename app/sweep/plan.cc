@@ -58,7 +58,9 @@ fs::path output_path(const fs::path& dir, const Point& p) {
 fs::path log_path(const fs::path& dir, const Point& p) { return dir / "logs" / (p.name + ".log"); }
 
 std::string command(const Plan& plan, const fs::path& dir, const Point& p) {
-  std::string c = shell_quote(plan.xoff) + " run " + shell_quote(plan.scenario);
+  std::string c = plan.processes > 1 ? plan.launcher + " " + shell_quote(plan.xoff_mpi)
+                                     : shell_quote(plan.xoff);
+  c += " run " + shell_quote(plan.scenario);
   for (const auto& o : plan.fixed) c += " --set " + shell_quote(o);
   for (const auto& o : point_overrides(plan.axes, p)) c += " --set " + shell_quote(o);
   if (p.seed) c += " --seed " + std::to_string(*p.seed);
@@ -73,6 +75,11 @@ void write_plan(const Plan& plan, const fs::path& dir) {
   toml::table t;
   t.insert("scenario", plan.scenario);
   t.insert("xoff", plan.xoff);
+  if (plan.processes > 1) {
+    t.insert("processes", plan.processes);
+    t.insert("launcher", plan.launcher);
+    t.insert("xoff_mpi", plan.xoff_mpi);
+  }
   toml::array fixed;
   for (const auto& o : plan.fixed) fixed.push_back(o);
   t.insert("set", fixed);
@@ -140,6 +147,14 @@ Plan read_plan(const fs::path& dir) {
   if (!scenario || !xoff) bad_plan(file, "scenario and xoff must be strings");
   plan.scenario = *scenario;
   plan.xoff = *xoff;
+  plan.processes = static_cast<int>(t["processes"].value_or(int64_t{1}));
+  if (plan.processes > 1) {
+    const auto launcher = t["launcher"].value<std::string>();
+    const auto mpi = t["xoff_mpi"].value<std::string>();
+    if (!launcher || !mpi) bad_plan(file, "processes > 1 needs launcher and xoff_mpi strings");
+    plan.launcher = *launcher;
+    plan.xoff_mpi = *mpi;
+  }
   plan.fixed = string_array(t, "set", file);
   if (const toml::array* s = t["seeds"].as_array()) {
     for (const auto& v : *s) {
@@ -191,7 +206,8 @@ fs::path write_sbatch(const Plan& plan, const fs::path& dir, const std::vector<s
   s += "#SBATCH --job-name=" + job + "\n";
   s += "#SBATCH --array=" + array + "\n";
   s += "#SBATCH --output=" + (dir / "logs" / "slurm-%A_%a.out").string() + "\n";
-  s += "#SBATCH --ntasks=1\n";
+  // A point across processes is one MPI job step of that many tasks (srun).
+  s += "#SBATCH --ntasks=" + std::to_string(std::max(1, plan.processes)) + "\n";
   s += "#SBATCH --cpus-per-task=" + std::to_string(opt.cpus) + "\n";
   s += "#SBATCH --mem=" + opt.mem + "\n";
   s += "#SBATCH --time=" + opt.time + "\n";

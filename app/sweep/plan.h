@@ -19,8 +19,14 @@
 namespace xoff::app::sweep {
 
 struct Plan {
-  std::string scenario;            // absolute path of the scenario file
-  std::string xoff;                // absolute path of the xoff binary the points run
+  std::string scenario;  // absolute path of the scenario file
+  std::string xoff;      // absolute path of the xoff binary the points run
+  // processes > 1: every point is one run across that many MPI processes,
+  // `launcher` (e.g. "srun" in a Slurm allocation of that many tasks, or
+  // "mpirun -np 4") starting `xoff_mpi` (xoff-mpi beside xoff).
+  int processes = 1;
+  std::string launcher;
+  std::string xoff_mpi;
   std::vector<std::string> fixed;  // --set overrides of every point
   std::vector<Axis> axes;
   std::vector<uint64_t> seeds;  // empty: every point keeps the scenario's seed

@@ -22,6 +22,7 @@
 #include "app/commands/commands.h"
 #include "app/config/error.h"
 #include "app/sweep/grid.h"
+#include "app/sweep/plan.h"
 
 #ifndef XOFF_BIN
 #error "XOFF_BIN must name the built xoff executable (test/app/CMakeLists.txt)"
@@ -284,6 +285,37 @@ TEST_F(SweepTest, EmitWritesTheArrayAndTheCommandsWithoutRunning) {
   std::string header;
   std::getline(m, header);
   EXPECT_EQ(header, "point,name,ecn.kmax,seed,output,log");
+}
+
+// --processes 2 under Slurm: each array task holds 2 tasks and runs its point
+// as one xoff-mpi job step (srun); the plan remembers it for --resume.
+TEST_F(SweepTest, ProcessesMakeEachArrayTaskOneMpiRunOfThatManyTasks) {
+  SweepArgs a = args();
+  a.emit = "slurm";
+  a.processes = 2;
+  const fs::path mpi = fs::path(XOFF_BIN).parent_path() / "xoff-mpi";
+  if (!fs::exists(mpi)) {
+    EXPECT_EQ(cmd_sweep(a), 2);  // refused: nothing to run the points with
+    EXPECT_FALSE(fs::exists(dir_ / "sw"));
+    GTEST_SKIP() << "xoff-mpi not built (no MPI): only the refusal was checked";
+  }
+  ASSERT_EQ(cmd_sweep(a), 0);
+  const fs::path sw = dir_ / "sw";
+  std::ifstream sb(sw / "sweep.sbatch");
+  const std::string text((std::istreambuf_iterator<char>(sb)), std::istreambuf_iterator<char>());
+  EXPECT_NE(text.find("#SBATCH --ntasks=2\n"), std::string::npos) << text;
+  std::ifstream cmds(sw / "commands.txt");
+  std::string first;
+  std::getline(cmds, first);
+  EXPECT_EQ(first.rfind("srun '" + mpi.string() + "' run ", 0), 0u) << first;
+  const sweep::Plan plan = sweep::read_plan(sw);
+  EXPECT_EQ(plan.processes, 2);
+  EXPECT_EQ(plan.launcher, "srun");
+  a = args();
+  a.output_dir = (dir_ / "sw0").string();
+  a.processes = 0;
+  EXPECT_EQ(cmd_sweep(a), 2);
+  EXPECT_FALSE(fs::exists(dir_ / "sw0"));
 }
 
 TEST_F(SweepTest, AnEventBudgetKeepsPartialResultsAndResumeRunsThemAgain) {

@@ -25,4 +25,35 @@ parallel --will-cite --jobs 2 --joblog "$W/sw/parallel.joblog" :::: "$W/sw/paral
 [ "$(grep -c ',ok,' "$W/sw/table.csv")" -eq 6 ] || fail "expected 6 points with results"
 "$XOFF" sweep "$SCEN" "${GRID[@]}" -j 2 -q -o "$W/local" >/dev/null || fail "local sweep"
 cmp "$W/sw/table.csv" "$W/local/table.csv" || fail "GNU parallel and local tables differ"
-echo "PASSED: 6 points ran under GNU parallel; table equals the local run's"
+echo "ok: 6 points ran under GNU parallel; table equals the local run's"
+
+# Each point across 2 MPI processes (xoff-mpi beside xoff, mpirun): the same
+# table as the points run by xoff itself, one process each.
+XMPI="$(dirname "$XOFF")/xoff-mpi"
+if [ -x "$XMPI" ] && command -v mpirun >/dev/null; then
+  export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+  export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"  # OpenMPI's own start-up
+  AR="$SRC/scenarios/allreduce_ring.toml"
+  "$XOFF" sweep "$AR" --grid buffer.alpha=0.5,1 --processes 2 --emit parallel -o "$W/mpi" ||
+    fail "xoff sweep --processes 2 --emit parallel"
+  grep -q "^mpirun -np 2 '$XMPI' run " "$W/mpi/parallel.txt" ||
+    fail "the commands should start xoff-mpi under mpirun -np 2: $(head -1 "$W/mpi/parallel.txt")"
+  parallel --will-cite --jobs 1 :::: "$W/mpi/parallel.txt" ||
+    fail "a 2-process point failed: $(cat "$W"/mpi/logs/*.log | tail -5)"
+  "$XOFF" collect "$W/mpi" -o "$W/mpi/table.csv" >/dev/null || fail "xoff collect (mpi)"
+  "$XOFF" sweep "$AR" --grid buffer.alpha=0.5,1 -q -o "$W/mpi_local" >/dev/null ||
+    fail "local sweep of allreduce_ring"
+  cmp "$W/mpi/table.csv" "$W/mpi_local/table.csv" ||
+    fail "2-process points and 1-process points give different tables"
+  # A scenario xoff-mpi cannot split is refused before anything is written.
+  if "$XOFF" sweep "$SRC/scenarios/incast_buffer.toml" --grid buffer.alpha=0.5,1 --processes 2 \
+    --emit parallel -o "$W/mpi_bad" 2>"$W/mpi_bad.err"; then
+    fail "a TCP scenario should be refused with --processes 2"
+  fi
+  grep -q "cannot run across processes" "$W/mpi_bad.err" || fail "no reason: $(cat "$W/mpi_bad.err")"
+  [ ! -e "$W/mpi_bad" ] || fail "a refused sweep wrote $W/mpi_bad"
+  echo "ok: 2 points across 2 MPI processes each; table equals the 1-process sweep's"
+else
+  echo "note: xoff-mpi or mpirun missing: --processes not tested"
+fi
+echo "PASSED"
