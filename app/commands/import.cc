@@ -198,6 +198,8 @@ int cmd_import(const ImportArgs& a) {
     // fast-recovery steps, one additive, then hyper increases of R_HAI each.
     t << "byte_counter = \"0B\"  # HPCC's DCQCN has no byte counter\n";
     t << "hyper_increase = \"constant\"\n";
+    // Its first cut comes at the first rate-decrease check after the first CNP.
+    t << "first_cut = \"next_check\"\n";
     // CLAMP_TARGET_RATE 0 (its default): a cut resets R_T only after a timer increase.
     t << "clamp_target = " << (first("CLAMP_TARGET_RATE") == "1" ? "true" : "false") << "\n";
   } else {

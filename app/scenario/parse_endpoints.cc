@@ -26,6 +26,8 @@ void read_dcqcn(std::optional<TableReader> r, models::DcqcnParams& d) {
   d.cnp_interval =
       r->optional<sim::Duration>("cnp_interval", d.cnp_interval, {.min = sim::Duration::zero()});
   d.clamp_target_always = r->optional<bool>("clamp_target", d.clamp_target_always);
+  d.first_cut_waits = r->choice("first_cut", {"immediate", "next_check"},
+                                d.first_cut_waits ? "next_check" : "immediate") == "next_check";
   d.rate_on_first_cnp =
       r->optional<double>("rate_on_first_cnp", d.rate_on_first_cnp, {.min = 1e-6, .max = 1.0});
   d.min_decrease_factor =

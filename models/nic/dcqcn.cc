@@ -63,7 +63,7 @@ DcqcnRateControl::DcqcnRateControl(const DcqcnParams& p, sim::BitsPerSecond line
 }
 
 double DcqcnRateControl::alpha_at(sim::Time now) const {
-  if (!s_.ever_cut || now <= s_.alpha_anchor) return s_.alpha;
+  if ((!s_.ever_cut && !s_.first_pending) || now <= s_.alpha_anchor) return s_.alpha;
   const int64_t periods = (now - s_.alpha_anchor) / p_.alpha_period;
   return s_.alpha * std::pow(1.0 - p_.g, static_cast<double>(periods));
 }
@@ -72,6 +72,20 @@ void DcqcnRateControl::on_cnp(sim::Time now) {
   if (!p_.enabled) return;
   advance(now);
   ++s_.cnps;
+  if (!s_.ever_cut && p_.first_cut_waits && p_.min_cut_interval > sim::Duration::zero()) {
+    if (s_.first_pending) return;  // its cut is already due
+    // The limiter starts now (rate_on_first_cnp) with α = initial_alpha; the
+    // cut comes at the first decrease check, min_cut_interval from now.
+    s_.first_pending = true;
+    s_.alpha_anchor = now;
+    s_.current = sim::BitsPerSecond(
+        std::llround(static_cast<double>(s_.current.count()) * p_.rate_on_first_cnp));
+    s_.target = s_.current;
+    clamp();
+    s_.last_cut = now;
+    s_.cut_pending = true;
+    return;
+  }
   const bool too_soon = s_.ever_cut && p_.min_cut_interval > sim::Duration::zero() &&
                         now < s_.last_cut + p_.min_cut_interval;
   if (too_soon) {
@@ -125,7 +139,8 @@ void DcqcnRateControl::advance(sim::Time now) {
 
 void DcqcnRateControl::cut(sim::Time at) {
   const double a = alpha_at(at);
-  if (!s_.ever_cut && p_.rate_on_first_cnp < 1.0) {  // the rate limiter's first rate
+  // The rate limiter's first rate (set at the first CNP already when the cut waited).
+  if (!s_.ever_cut && !s_.first_pending && p_.rate_on_first_cnp < 1.0) {
     s_.current = sim::BitsPerSecond(
         std::llround(static_cast<double>(s_.current.count()) * p_.rate_on_first_cnp));
     clamp();
@@ -143,6 +158,7 @@ void DcqcnRateControl::cut(sim::Time at) {
   s_.byte_acc = sim::Bytes(0);
   s_.last_cut = at;
   s_.ever_cut = true;
+  s_.first_pending = false;
   ++s_.cuts;
   clamp();
   s_.increasing = s_.current < line_;

@@ -70,6 +70,11 @@ struct DcqcnParams {
   // (Mellanox rate_to_set_on_first_cnp, a rate limiter allocated at that
   // rate; the HPCC ns-3 model's RateOnFirstCnp, 1 there), then cuts as usual.
   double rate_on_first_cnp = 1.0;
+  // true (with min_cut_interval > 0): the first CNP sets the limiter and α
+  // but cuts only min_cut_interval later, with α decayed meanwhile, as the
+  // HPCC simulator's Mellanox model does (its first rate-decrease check);
+  // false: the first CNP cuts at once.
+  bool first_cut_waits = false;
   // A cut multiplies R_C by max(1 - alpha/2, min_decrease_factor) (Mellanox
   // rpg_min_dec_fac, in percent there: the rate keeps at least this share).
   // At the default 0.5 it never binds, since alpha <= 1.
@@ -111,6 +116,7 @@ struct DcqcnState {
   bool increasing = false;   // below line rate: timers run
   bool cut_pending = false;  // a CNP waits for min_cut_interval
   bool ever_cut = false;
+  bool first_pending = false;  // first_cut_waits: the first CNP came, its cut not yet
   int64_t cuts = 0;
   int64_t cnps = 0;
 };

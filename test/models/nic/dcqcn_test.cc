@@ -119,6 +119,30 @@ TEST(DcqcnRateControl, WithoutAByteCounterTheTimerStagesAsTheHpccModel) {
   }
 }
 
+// first_cut_waits (HPCC's first rate-decrease check): the first CNP at 10 us
+// sets alpha = 1 and the limiter, and the cut comes 4 us later with alpha
+// decayed four periods of 1 us: (255/256)^4 = 0.98444, so R_C = 100G x
+// (1 - 0.98444 / 2) = 50.778 Gb/s; a second CNP meanwhile changes nothing.
+TEST(DcqcnRateControl, TheFirstCutCanWaitForTheFirstDecreaseCheck) {
+  DcqcnParams p = DcqcnParams::paper();
+  p.first_cut_waits = true;
+  p.min_cut_interval = 4_us;
+  p.alpha_period = 1_us;
+  DcqcnRateControl cc(p, kLine);
+  cc.on_cnp(at(10_us));
+  EXPECT_EQ(cc.rate(), kLine);
+  cc.on_cnp(at(12_us));
+  cc.advance(at(14_us) - 1_ps);
+  EXPECT_EQ(cc.rate(), kLine);
+  EXPECT_EQ(cc.state().cuts, 0);
+  cc.advance(at(14_us));
+  const double alpha = std::pow(255.0 / 256.0, 4);
+  EXPECT_EQ(cc.rate().count(), std::llround(100e9 * (1 - alpha / 2)));
+  EXPECT_EQ(cc.target(), kLine);
+  EXPECT_EQ(cc.state().cuts, 1);
+  EXPECT_DOUBLE_EQ(cc.alpha_at(at(14_us)), (1 - 1.0 / 256) * alpha + 1.0 / 256);
+}
+
 TEST(DcqcnRateControl, ByteCounterAloneDrivesFastRecovery) {
   DcqcnParams p = DcqcnParams::paper();
   p.rate_timer = 1_s;  // keep the timer out of the way
