@@ -69,6 +69,43 @@ TEST(DeadlockRingScenario, TwoFlowsCongestButDrainAtLineRate) {
   EXPECT_LE(last, 692.48 * 1.05);
 }
 
+// scenarios/deadlock_onset.toml: the same ring on 40 Gb/s links, flow C held to
+// its NIC link's rate. Link loads: sw2->sw3 carries A + B, so each gets 20 Gb/s
+// there; sw0->sw1 carries A + C and sw3->sw0 carries B + C. With C at 20 Gb/s
+// every ring link carries exactly 40 Gb/s: no queue keeps growing, so the cycle
+// of pauses cannot stand, and all three flows finish.
+TEST(DeadlockOnsetScenario, RingLoadedExactlyToLineRateDrains) {
+  const RunOutcome o = run("deadlock_onset.toml", {"topology.link[3].rate=20Gbps"});
+  ASSERT_EQ(o.exit_code, 0);
+  EXPECT_TRUE(o.data.deadlocks.empty());
+  EXPECT_GT(o.pause_frames, 0);  // A and B still overrun sw2->sw3 at their start
+  EXPECT_EQ(o.lossless_violations, 0);
+  ASSERT_EQ(o.data.flows.size(), 3u);
+  // Each flow: 4 MB in 1000 B segments, 1082 B on the wire = 34.624 Mbit; at its
+  // 20 Gb/s share that is 1731.2 us, a lower bound for every one of them (C's own
+  // link; A + B's 69.248 Mbit through sw2->sw3 at 40 Gb/s). The pauses that hold
+  // A and B to their share idle some links for a while: measured 1.89-1.92 ms.
+  for (const auto& f : o.data.flows) {
+    EXPECT_EQ(f.state, models::FlowRecord::State::kFinished) << f.name;
+    const double fct = (f.finish - f.start).to_us();
+    EXPECT_GE(fct, 1731.2) << f.name;
+    EXPECT_LE(fct, 1731.2 * 1.15) << f.name;
+  }
+}
+
+// At 40 Gb/s, sw0->sw1 is asked for A + C > 40 Gb/s and sw3->sw0 for B + C:
+// both back up, pauses run round the ring, and the cycle locks as in
+// deadlock_ring.toml.
+TEST(DeadlockOnsetScenario, OversubscribedRingDeadlocks) {
+  const RunOutcome o = run("deadlock_onset.toml", {"topology.link[3].rate=40Gbps"});
+  ASSERT_EQ(o.exit_code, 0);
+  ASSERT_GE(o.data.deadlocks.size(), 1u);
+  EXPECT_EQ(o.data.deadlocks[0].members.size(), 4u);
+  for (const auto& f : o.data.flows) {
+    EXPECT_EQ(f.state, models::FlowRecord::State::kRunning) << f.name;
+  }
+}
+
 TEST(BounceDeadlockScenario, BouncedShortestPathsDeadlockAcrossBothSpines) {
   const RunOutcome o = run("bounce_deadlock.toml");
   ASSERT_EQ(o.exit_code, 0);
