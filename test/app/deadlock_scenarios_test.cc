@@ -82,9 +82,11 @@ TEST(DeadlockOnsetScenario, RingLoadedExactlyToLineRateDrains) {
   EXPECT_EQ(o.lossless_violations, 0);
   ASSERT_EQ(o.data.flows.size(), 3u);
   // Each flow: 4 MB in 1000 B segments, 1082 B on the wire = 34.624 Mbit; at its
-  // 20 Gb/s share that is 1731.2 us, a lower bound for every one of them (C's own
-  // link; A + B's 69.248 Mbit through sw2->sw3 at 40 Gb/s). The pauses that hold
-  // A and B to their share idle some links for a while: measured 1.89-1.92 ms.
+  // 20 Gb/s share that is 1731.2 us. A hard bound for C (its own link) and for
+  // the later of A and B (their 69.248 Mbit through sw2->sw3 at 40 Gb/s); the
+  // earlier of the two meets it while sw2->sw3 serves them in equal shares.
+  // The pauses that hold A and B to their share idle some links for a while:
+  // measured A 1888 us, B 1745 us, C 1919 us.
   for (const auto& f : o.data.flows) {
     EXPECT_EQ(f.state, models::FlowRecord::State::kFinished) << f.name;
     const double fct = (f.finish - f.start).to_us();
