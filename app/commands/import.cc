@@ -165,12 +165,15 @@ int cmd_import(const ImportArgs& a) {
   t << "\n[nic]\n";
   if (const std::string m = first("PACKET_PAYLOAD_SIZE"); !m.empty())
     t << "mtu = \"" << m << "B\"\n";
-  if (const std::string ack = first("L2_ACK_INTERVAL"); !ack.empty()) {
-    if (ack == "0") {
-      notes.push_back("L2_ACK_INTERVAL 0 (no ACKs): xoff always acknowledges; ack_every = 1");
-    } else {
-      t << "ack_every = " << ack << "\n";
-    }
+  // Written always: xoff's default coalesces (256), the reference ACKs per
+  // L2_ACK_INTERVAL packets (1 in its shipped configs).
+  if (const std::string ack = first("L2_ACK_INTERVAL"); ack.empty() || ack == "0") {
+    notes.push_back(ack.empty() ? "no L2_ACK_INTERVAL: ack_every = 1, an ACK per packet"
+                                : "L2_ACK_INTERVAL 0 (no ACKs): xoff always acknowledges; "
+                                  "ack_every = 1");
+    t << "ack_every = 1\n";
+  } else {
+    t << "ack_every = " << ack << "\n";
   }
   const std::string cc = first("CC_MODE");
   if (cc == "1" || cc.empty()) {

@@ -27,9 +27,16 @@ struct RoceConfig {
   // model; real NICs use 1024, 2048 or 4096.
   sim::Bytes mtu{1000};
   sim::Bytes extra_wire_bytes{0};
-  // The receiver sends a cumulative ACK every `ack_every` in-order packets
-  // and on the last packet of a message. 1 = per packet (HPCC ns-3 model).
-  int ack_every = 1;
+  // ACK coalescing, as an IB requester asks for it: the AckReq bit is set on
+  // every PSN p with (p + 1) % ack_every == 0 and on the last packet of a
+  // message, and the responder acknowledges (cumulatively) exactly those
+  // in-order packets, plus a duplicate at once and, with cnp_on_ack, the
+  // packet that raised a CNP. The retransmission timer runs only while an
+  // ACK-requesting packet is unacknowledged. Default 256 = 2^8: the Linux
+  // mlx4/mlx5 drivers' MLX5_IB_ACK_REQ_FREQ (log_ack_req_freq) and UCX's
+  // LOG_ACK_REQ_FREQ default. 1 = per packet (HPCC ns-3, htsim).
+  int ack_every = 256;
+  bool ack_requested(int64_t psn, bool last) const { return last || (psn + 1) % ack_every == 0; }
   // Class of ACK/NAK frames. ack_tc < 0: echo the data packet's class, DSCP
   // and PCP (an IB responder answers on the requester QP's traffic class).
   int ack_tc = -1;

@@ -79,6 +79,7 @@ void RoceNic::start_flow(const FlowSpec& spec) {
   q.size = spec.size.count();
   q.npkts = std::max<int64_t>(1, (q.size + cfg_.mtu.count() - 1) / cfg_.mtu.count());
   q.snd_una = q.snd_nxt = q.snd_max = 0;
+  q.ackreq_max = -1;
   q.retx_bytes = 0;
   q.cnps = 0;
   q.cc = DcqcnRateControl(cfg_.dcqcn, host_.nic_port().rate());
@@ -195,15 +196,21 @@ void RoceNic::send_data(Qp& q) {
   }
   ++counters_.data_packets_sent;
   counters_.data_wire_bytes_sent += wire.count();
-  const bool was_idle = q.snd_una >= q.snd_max;  // nothing outstanding before this packet
+  // The timer runs while an ACK-requesting packet is unacknowledged: it starts
+  // when one is sent with none outstanding (per-packet ACKs: when the QP was
+  // idle), and ACK progress pushes it on.
+  const bool none_due = q.ackreq_max < q.snd_una;
   q.snd_nxt = psn + 1;
   q.snd_max = std::max(q.snd_max, q.snd_nxt);
   q.sent_any = true;
   q.last_send = sim_.now();
   q.last_size = wire;
   q.cc.on_bytes_sent(sim_.now(), wire);
-  if (was_idle || !q.rto_timer.armed()) q.rto_deadline = sim_.now() + cfg_.rto;
-  if (!q.rto_timer.armed()) q.rto_timer.arm_at(q.rto_deadline);
+  if (cfg_.ack_requested(psn, p.last)) {
+    q.ackreq_max = std::max(q.ackreq_max, psn);
+    if (none_due || !q.rto_timer.armed()) q.rto_deadline = sim_.now() + cfg_.rto;
+    if (!q.rto_timer.armed()) q.rto_timer.arm_at(q.rto_deadline);
+  }
   host_.send(p);  // last: a link that is down drops (and frees) p at once
 }
 
@@ -280,7 +287,7 @@ void RoceNic::handle_event(uint64_t tag) {
 // the deadline, and an early expiry re-arms at the deadline.
 void RoceNic::on_rto(uint32_t i) {
   Qp& q = qps_[i];
-  if (!q.active || q.snd_una >= q.snd_max) return;
+  if (!q.active || q.ackreq_max < q.snd_una) return;  // no ACK is due
   if (sim_.now() < q.rto_deadline) {
     q.rto_timer.arm_at(q.rto_deadline);
     return;

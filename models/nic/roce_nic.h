@@ -18,12 +18,14 @@
 // time of the last ACK, retransmitted payload bytes).
 //
 // Receiver (responder, DCQCN notification point). Per flow: the expected PSN.
-// In order: accepted, cumulative ACK every `ack_every` packets and on the
-// last. Above expected: discarded (consumed, counted out-of-order), one NAK
-// per gap (IB "NAK sequence error": no further NAK until the expected PSN
-// arrives; a lost retransmission is recovered by the timeout). Below: a
-// duplicate, re-ACKed. A CE-marked packet triggers a CNP to the sender unless
-// one went for this flow less than `dcqcn.cnp_interval` ago.
+// In order: accepted, cumulative ACK on every packet the requester asked one
+// for (RoceConfig::ack_requested: every `ack_every`-th PSN and the last), and
+// at once on a packet that raised a CNP when cnp_on_ack. Above expected:
+// discarded (consumed, counted out-of-order), one NAK per gap (IB "NAK
+// sequence error": no further NAK until the expected PSN arrives; a lost
+// retransmission is recovered by the timeout). Below: a duplicate, re-ACKed at
+// once. A CE-marked packet triggers a CNP to the sender unless one went for
+// this flow less than `dcqcn.cnp_interval` ago.
 //
 // Hot path: no allocation after warm-up. QPs live in a deque indexed by a
 // dense QP id and are reused; every data packet carries its QP id
@@ -88,11 +90,12 @@ class RoceNic final : public Transport, public FlowEndpoint, public sim::EventHa
     bool active = false;  // sending a message (false: finished, slot reusable)
     bool queued = false;  // in the scheduler (ready ring or waiting heap)
     bool sent_any = false;
-    int64_t size = 0;     // payload bytes
-    int64_t npkts = 0;    // PSNs 0..npkts−1
-    int64_t snd_una = 0;  // oldest unacknowledged PSN
-    int64_t snd_nxt = 0;  // next PSN to send
-    int64_t snd_max = 0;  // one past the highest PSN ever sent
+    int64_t size = 0;         // payload bytes
+    int64_t npkts = 0;        // PSNs 0..npkts−1
+    int64_t snd_una = 0;      // oldest unacknowledged PSN
+    int64_t snd_nxt = 0;      // next PSN to send
+    int64_t snd_max = 0;      // one past the highest PSN ever sent
+    int64_t ackreq_max = -1;  // highest ACK-requesting PSN sent (ack_every)
     int64_t retx_bytes = 0;
     int64_t cnps = 0;  // received for this flow
     sim::Time last_send;
@@ -103,7 +106,6 @@ class RoceNic final : public Transport, public FlowEndpoint, public sim::EventHa
   };
   struct RxFlow {
     int64_t expected = 0;   // next in-order PSN
-    int unacked = 0;        // in-order packets since the last ACK
     bool nak_sent = false;  // a NAK for `expected` is outstanding
     bool cnp_sent = false;
     bool cnp_pending = false;  // cnp_on_ack: the next ACK carries it

@@ -17,7 +17,7 @@ void RoceNic::on_data(Packet& p) {
     ++rx.expected;
     rx.nak_sent = false;
     if (p.last && listener_ != nullptr) listener_->flow_delivered(p.flow, sim_.now());
-    if (++rx.unacked >= cfg_.ack_every || p.last) send_ack(p, rx, PacketKind::kRoceAck);
+    if (cfg_.ack_requested(p.seq, p.last) || rx.cnp_pending) send_ack(p, rx, PacketKind::kRoceAck);
   } else if (p.seq > rx.expected) {
     ++counters_.out_of_order_packets;
     if (!rx.nak_sent) {
@@ -57,7 +57,6 @@ void RoceNic::send_ack(const Packet& data, RxFlow& rx, PacketKind kind) {
   } else {
     ++counters_.acks_sent;
   }
-  rx.unacked = 0;
   host_.send(a);
 }
 

@@ -389,6 +389,7 @@ TEST_F(FlowFileTest, ImportOfAnHpccConfigCarriesItsSettingsAndListsTheRest) {
   EXPECT_EQ(s.switch_config.ecn.tc[3].kmax.count(), 400'000);
   EXPECT_DOUBLE_EQ(s.switch_config.ecn.tc[3].pmax, 0.2);
   EXPECT_EQ(s.roce.mtu.count(), 1000);
+  EXPECT_EQ(s.roce.ack_every, 1);  // L2_ACK_INTERVAL 1; xoff's own default is 256
   EXPECT_DOUBLE_EQ(s.roce.dcqcn.g, 0.00390625);
   EXPECT_EQ(s.roce.dcqcn.rate_timer, 300_us);
   EXPECT_EQ(s.roce.dcqcn.alpha_period, 55_us);
@@ -562,8 +563,9 @@ at = "10us"
 }
 
 TEST_F(FlowFileTest, AcksTakeTheirOwnClassWhenAskedTo) {
-  // 100 KB = 100 segments, an ACK for each (ack_every 1): the ACKs cross
-  // leaf0's port towards h0 in class 3 (the data's) or in nic.ack_class.
+  // 1 MB = 1000 segments; the default ack_every = 256 asks for ACKs on PSNs
+  // 255, 511, 767 and the last: 4 ACKs cross leaf0's port towards h0 in class 3
+  // (the data's) or in nic.ack_class.
   const std::string base = R"([scenario]
 name = "ack"
 duration = "1ms"
@@ -576,7 +578,7 @@ host_rate = "100Gbps"
 [[traffic.flow]]
 src = "h0"
 dst = "h1"
-size = "100KB"
+size = "1MB"
 )";
   auto acks = [&](const std::string& text, int tc) {
     const RunOutcome o = run_quiet(write("ack.toml", text));
@@ -586,9 +588,9 @@ size = "100KB"
     }
     return int64_t{0};
   };
-  EXPECT_EQ(acks(base, 3), 100);
+  EXPECT_EQ(acks(base, 3), 4);
   const std::string high = base + "[nic]\nack_class = 6\n";
-  EXPECT_EQ(acks(high, 6), 100);
+  EXPECT_EQ(acks(high, 6), 4);
   EXPECT_EQ(acks(high, 3), 0);
 }
 

@@ -183,7 +183,9 @@ TEST(DcqcnSwitch, TenFlowsShareA40GPortWithinTenPercent) {
 // The premise of ten_flow_config(): coalescing ACKs changes nothing on the
 // data path of the 10-flow incast, send for send, mark for mark, CNP for CNP.
 TEST(DcqcnSwitch, AckCoalescingLeavesTheDataPathUnchanged) {
-  Incast every(10, RoceConfig{});
+  RoceConfig per_packet;
+  per_packet.ack_every = 1;
+  Incast every(10, per_packet);
   Incast coalesced(10, ten_flow_config());
   every.start_all(1'000_MB);
   coalesced.start_all(1'000_MB);

@@ -52,7 +52,9 @@ TEST(RoceNicLoss, GoBackNResendsFromTheLostPsnToTheSendPoint) {
 }
 
 TEST(RoceNicLoss, TimeoutRecoversALostLastPacket) {
-  Lossy t(99);
+  RoceConfig cfg;
+  cfg.ack_every = 1;
+  Lossy t(99, cfg);
   t.nic_a.start_flow(roce_flow(0, 0, 1, 100_KB));
   t.sim.run();
   ASSERT_EQ(t.done.done.size(), 1u);
@@ -68,6 +70,31 @@ TEST(RoceNicLoss, TimeoutRecoversALostLastPacket) {
   EXPECT_EQ(t.done.done[0].retx, 1000);
   EXPECT_EQ(t.nic_a.counters().timeouts, 1);
   EXPECT_EQ(t.nic_a.counters().naks_received, 0);
+  t.net.check_conservation();
+  EXPECT_EQ(t.net.live_packets(), 0u);
+}
+
+// With coalesced ACKs (default 256) nothing acknowledges PSNs 0..98 of a
+// 100-packet message: the only ACK requested is the last packet's, and it is
+// lost. The timer starts when PSN 99, the first packet that asks for an ACK,
+// is sent at 99 T, and expires at 99 T + RTO: go-back-N resends from PSN 0.
+// b already holds 0..98, so each resent one is a duplicate and re-ACKed at
+// once; the first re-ACK (ACK 99) is back 2 T + 4 hops + 2 ACK times =
+// 4180.48 ns after the timeout, when a has started 0..49 (49 T <= 4180.48 ns
+// < 50 T), and a then sends PSN 99: 51 packets = 51 000 payload bytes resent,
+// 50 duplicate ACKs + the last. PSN 99 leaves at RTO + 149 T, lands at
+// RTO + 151 T + 2 hops, and its ACK is back 2 hops + 2 ACK times later.
+TEST(RoceNicLoss, CoalescedAcksResendFromTheOldestUnacknowledgedOnTimeout) {
+  Lossy t(99);
+  t.nic_a.start_flow(roce_flow(0, 0, 1, 100_KB));
+  t.sim.run();
+  ASSERT_EQ(t.done.done.size(), 1u);
+  EXPECT_EQ(t.done.done[0].retx, 51'000);
+  EXPECT_EQ(t.nic_a.counters().timeouts, 1);
+  EXPECT_EQ(t.nic_b.counters().duplicate_packets, 50);
+  EXPECT_EQ(t.nic_b.counters().acks_sent, 51);
+  const int64_t rto = RoceConfig{}.rto.count_ps();
+  EXPECT_EQ(t.done.done[0].t.count_ps(), rto + 151 * kPktPs + 4 * kHopPs + 2 * kAckPs);
   t.net.check_conservation();
   EXPECT_EQ(t.net.live_packets(), 0u);
 }

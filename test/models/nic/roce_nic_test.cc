@@ -31,7 +31,8 @@ TEST(RoceNic, OneFlowFinishesInWireTimePlusRoundTrip) {
   EXPECT_EQ(t.done.done[0].retx, 0);
   EXPECT_EQ(t.nic_a.counters().data_packets_sent, 1000);
   EXPECT_EQ(t.nic_a.counters().data_wire_bytes_sent, 1'062'000);
-  EXPECT_EQ(t.nic_b.counters().acks_sent, 1000);  // ack_every = 1
+  // ack_every = 256 (the default): ACKs for PSNs 255, 511, 767 and the last, 999.
+  EXPECT_EQ(t.nic_b.counters().acks_sent, 4);
   EXPECT_EQ(t.nic_a.active_qps(), 0u);
   t.net.check_conservation();
   EXPECT_EQ(t.net.live_packets(), 0u);
@@ -113,10 +114,34 @@ TEST(RoceNic, CnpHalvesTheSendersRateAndPacesAtIt) {
   t.net.check_conservation();
 }
 
-// nic.cnp = "ack": the same notifications, carried by the ACKs. The 20 CNPs of
-// the test above ride on 20 of the 11 770 ACKs: the fabric carries only data
-// and ACKs (23 540 packets), against 23 560 with CNP frames.
+// nic.cnp = "ack": the same notifications, carried by the ACKs. With an ACK
+// per packet the 20 CNPs of the test above ride on 20 of the 11 770 ACKs: the
+// fabric carries only data and ACKs (23 540 packets), against 23 560 with CNP
+// frames.
 TEST(RoceNic, CnpOnAckSendsNoFrameAndTheSenderStillCounts) {
+  for (const bool on_ack : {false, true}) {
+    RoceConfig cfg;
+    cfg.ack_every = 1;
+    cfg.dcqcn.enabled = false;
+    cfg.cnp_on_ack = on_ack;
+    ViaWire t(cfg);
+    t.w.mark_ce = true;
+    t.nic_a.start_flow(roce_flow(0, 0, 1, sim::Bytes(11'770'000)));
+    t.sim.run();
+    EXPECT_EQ(t.nic_b.counters().cnps_sent, 20);
+    EXPECT_EQ(t.nic_a.counters().cnps_received, 20);
+    EXPECT_EQ(t.net.ledger().created_packets, on_ack ? 23'540 : 23'560);
+    t.net.check_conservation();
+  }
+}
+
+// With coalesced ACKs (the default, every 256th PSN and the last) a CNP on an
+// ACK cannot wait for the next requested one: the packet that raised it is
+// acknowledged at once. 11 770 packets: requested ACKs for PSNs 255, 511, ...,
+// 11 519 (45) and the last (46 in all); the 20 CNPs add 20 ACKs of their own
+// (none of them falls on a requested PSN: 20 CNPs 50 us apart, one per
+// 588.5 packets, each on the first CE packet after the interval).
+TEST(RoceNic, CnpOnAckIsSentAtOnceWhenAcksAreCoalesced) {
   for (const bool on_ack : {false, true}) {
     RoceConfig cfg;
     cfg.dcqcn.enabled = false;
@@ -127,7 +152,8 @@ TEST(RoceNic, CnpOnAckSendsNoFrameAndTheSenderStillCounts) {
     t.sim.run();
     EXPECT_EQ(t.nic_b.counters().cnps_sent, 20);
     EXPECT_EQ(t.nic_a.counters().cnps_received, 20);
-    EXPECT_EQ(t.net.ledger().created_packets, on_ack ? 23'540 : 23'560);
+    EXPECT_EQ(t.nic_b.counters().acks_sent, on_ack ? 66 : 46);
+    EXPECT_EQ(t.net.ledger().created_packets, 11'770 + 66);
     t.net.check_conservation();
   }
 }
