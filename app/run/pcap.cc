@@ -54,8 +54,8 @@ constexpr uint32_t kWriteFirst = 0x06, kWriteMiddle = 0x07, kWriteLast = 0x08, k
 }  // namespace
 
 PcapWriter::PcapWriter(models::Network& net, const std::vector<PcapTarget>& targets,
-                       const std::filesystem::path& dir)
-    : dir_(dir) {
+                       const std::filesystem::path& dir, int ack_every)
+    : dir_(dir), ack_every_(ack_every) {
   std::filesystem::create_directories(dir);
   for (const PcapTarget& t : targets) {
     models::Node& node = net.node(models::NodeId(t.node));
@@ -219,7 +219,8 @@ std::vector<uint8_t> PcapWriter::frame(const models::EgressPort& port,
     o.u16(0xffff);
     o.u8(0);
     o.u24(p.conn & 0xffffff);
-    const bool ack_req = p.kind == PacketKind::kRoceData && p.last;
+    const bool ack_req =
+        p.kind == PacketKind::kRoceData && (p.last || (p.seq + 1) % ack_every_ == 0);
     const uint32_t psn =
         p.kind == PacketKind::kRoceData ? static_cast<uint32_t>(p.seq)
         : aeth ? static_cast<uint32_t>(p.ack - (p.kind == PacketKind::kRoceAck ? 1 : 0))

@@ -35,9 +35,11 @@ namespace xoff::app {
 class PcapWriter final : public models::PacketTap {
  public:
   // Opens one file per selected port under `dir` (created) and taps them.
+  // `ack_every`: the RoCE NICs' ACK coalescing, so the BTH AckReq bit is set
+  // where the requester asks for an ACK (every ack_every-th PSN, the last).
   // Throws std::runtime_error when a file cannot be created.
   PcapWriter(models::Network& net, const std::vector<PcapTarget>& targets,
-             const std::filesystem::path& dir);
+             const std::filesystem::path& dir, int ack_every = 1);
   ~PcapWriter() override;
   PcapWriter(const PcapWriter&) = delete;
   PcapWriter& operator=(const PcapWriter&) = delete;
@@ -63,6 +65,7 @@ class PcapWriter final : public models::PacketTap {
   std::vector<uint8_t> frame(const models::EgressPort& port, const models::Packet& p) const;
 
   std::filesystem::path dir_;
+  int ack_every_ = 1;
   std::vector<File> files_;
   std::map<const models::EgressPort*, size_t> by_port_;
   uint64_t frames_ = 0;

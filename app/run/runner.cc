@@ -210,7 +210,7 @@ RunOutcome run_scenario(const RunArgs& a) {
     try {
       pcap = std::make_unique<PcapWriter>(
           w.net(), cfg.monitor.pcap.empty() ? PcapWriter::every_host(w.net()) : cfg.monitor.pcap,
-          dir);
+          dir, cfg.roce.ack_every);
     } catch (const std::exception& e) {
       std::fprintf(stderr, "xoff: error: packet capture: %s\n", e.what());
       out.exit_code = 1;

@@ -9,6 +9,7 @@ For three bundled scenarios run with captures on, checks with tshark:
                            XOFF, as many XOFF as /counters/queues pause_sent;
                            BTH opcodes RDMA WRITE FIRST/MIDDLE/LAST at h4 with
                            PSNs 0, 1, 2, ... and a RETH on FIRST only;
+                           AckReq on LAST and on PSNs 255, 511, ...;
                            frames per file = tx_packets of the port (all
                            classes) + the PFC frames it sent.
   ecn_tradeoff (leaf0:p0)  CE-marked frames (ECN = 3) between the port's own
@@ -94,6 +95,14 @@ check(bth[0].split("\t")[2] != "" and bth[1].split("\t")[2] == "", "h4: RETH on 
 last = tshark(os.path.join(d, "h4_p0.pcap"), "-Y", "infiniband.bth.opcode == 8", "-T", "fields",
               "-e", "infiniband.bth.a")
 check(len(last) >= 1 and all(a in ("1", "True") for a in last), "h4: LAST asks for an ACK")
+# ACK coalescing (nic.ack_every, default 256): a MIDDLE asks for an ACK on
+# PSNs 255, 511, ... and on no other.
+mid = tshark(os.path.join(d, "h4_p0.pcap"), "-Y", "infiniband.bth.opcode == 7", "-T", "fields",
+             "-e", "infiniband.bth.psn", "-e", "infiniband.bth.a")
+asked = [int(m.split("\t")[0]) for m in mid if m.split("\t")[1] in ("1", "True")]
+check(len(asked) > 0 and all((psn + 1) % 256 == 0 for psn in asked) and
+      len(asked) == sum(1 for m in mid if (int(m.split("\t")[0]) + 1) % 256 == 0),
+      f"h4: MIDDLE asks for an ACK exactly on PSNs 255, 511, ... ({len(asked)} of {len(mid)})")
 
 # --- limits: max_packets and the time window ----------------------------------
 scen = os.path.join(WORK, "limited.toml")
