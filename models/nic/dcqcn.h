@@ -20,6 +20,14 @@
 //     otherwise                   additive:       R_T += R_AI, R_C = (R_T + R_C)/2
 //   R_C, R_T are clamped to [min_rate, line rate]. So a timer-only recovery
 //   (B large) does F halvings of the gap to R_T, then additive steps.
+//   The DCQCN authors' ns-3 model (ns3-rdma, QbbNetDevice::rpr_*) leaves fast
+//   recovery when a stage reaches F, so it does F - 1 halvings and its hyper
+//   increase adds (min - F + 1) R_HAI: xoff with F - 1 is that model step for
+//   step (test FastRecoveryStagesFourIsTheAuthorsModelWithFive). Its hyper
+//   stage also halves T and B, and it divides R_T by 8 on a first stage when
+//   R_T > 10 R_C (never with clamp_target_always); xoff does neither. What the
+//   stage numbering does to a bottleneck's queue is measured in
+//   models/nic/dcqcn_fluid.h: nothing that matters.
 //
 // Timers are evaluated lazily: the state at time t is obtained by replaying
 // the timer expiries up to t (advance()), which is exact because they are
@@ -54,9 +62,8 @@ struct DcqcnParams {
   int fast_recovery_stages = 5;  // F
   sim::BitsPerSecond rate_ai;    // R_AI: additive increase step of R_T
   sim::BitsPerSecond rate_hai;   // R_HAI: hyper increase step of R_T
-  // true: the i-th hyper increase adds i x R_HAI (i = min(T, BC) - F: the
-  // DCQCN paper, and its authors' ns-3 model, whose 0-based stages read
-  // min - F + 1); false: each adds R_HAI (the HPCC simulator's model).
+  // true: the i-th hyper increase adds i x R_HAI (i = min(T, BC) - F, the
+  // DCQCN paper / QCN); false: each adds R_HAI (the HPCC simulator's model).
   bool hyper_linear = true;
   sim::BitsPerSecond min_rate;     // lower clamp of R_C
   sim::Duration min_cut_interval;  // 0: cut on every CNP

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 
 namespace xoff::models {
@@ -82,6 +83,82 @@ TEST(DcqcnRateControl, HyperIncreaseWhenBothStagesExceedF) {
   // R_C = (50.14G + 37.52G) / 2 = 43.83G.
   EXPECT_EQ(cc.target().count(), 50'140'000'000);
   EXPECT_EQ(cc.rate().count(), 43'830'000'000);
+}
+
+// The reaction point of the DCQCN authors' ns-3 model (Zhu, ns3-rdma,
+// QbbNetDevice::rpr_*), transcribed as its rules: a timer or byte event first
+// bumps its stage counter; in fast recovery, a counter still below F halves
+// the gap to R_T, else the state is selected; in additive increase the state
+// is selected; selection gives an additive increase while either counter is
+// below F, else hyper increase with R_T += (min - F + 1) R_HAI; every step
+// then sets R_C = (R_T + R_C) / 2. (Its hyper stage also halves the timer
+// period and the byte counter; the events here are given explicitly, so that
+// timing difference is left out.)
+struct ReferenceRp {
+  enum class Stage { kFast, kActive, kHyper } stage = Stage::kFast;
+  int f;
+  double rai, rhai;
+  double target, rate;
+  int bytes = 0, time = 0;
+  void step(double increase) {
+    target = std::min(target + increase, 100e9);
+    rate = std::min((target + rate) / 2, 100e9);
+  }
+  void select() {
+    if (bytes < f || time < f) {
+      step(rai);
+      stage = Stage::kActive;
+    } else {
+      step(rhai * (std::min(bytes, time) - f + 1));
+      stage = Stage::kHyper;
+    }
+  }
+  void event(int& counter) {
+    ++counter;
+    if (stage == Stage::kFast && counter < f) {
+      step(0);
+    } else {
+      select();
+    }
+  }
+};
+
+// So xoff's F counts fast-recovery steps (F of them, as the paper and QCN
+// describe), the reference's F one more: xoff with F = 4 follows the
+// reference with F = 5 step for step, through fast recovery, additive and
+// hyper increase (i = min - F + 1 there, min - F here). With F = 5 in both,
+// xoff recovers one step later.
+TEST(DcqcnRateControl, FastRecoveryStagesFourIsTheAuthorsModelWithFive) {
+  for (const int xoff_f : {4, 5}) {
+    DcqcnParams p = DcqcnParams::paper();
+    p.fast_recovery_stages = xoff_f;
+    p.byte_counter = 100_KB;
+    DcqcnRateControl cc(p, kLine);
+    cc.on_cnp(at(0_us));
+    const sim::Time t1 = at(1_us);
+    cc.on_cnp(t1);  // R_T = 50G, R_C = 25G (alpha 1 at both cuts)
+    ReferenceRp ref{.f = 5, .rai = 40e6, .rhai = 100e6, .target = 50e9, .rate = 25e9};
+    int differ = 0;
+    // Alternately a timer expiry (every 55 us) and 100 KB sent halfway
+    // between: both counters reach 12, far into hyper increase.
+    for (int k = 1; k <= 12; ++k) {
+      cc.advance(t1 + p.rate_timer * k);
+      ref.event(ref.time);
+      differ += std::abs(static_cast<double>(cc.target().count()) - ref.target) > 8 ||
+                std::abs(static_cast<double>(cc.rate().count()) - ref.rate) > 8;
+      cc.on_bytes_sent(t1 + p.rate_timer * k + 27_us, 100_KB);
+      ref.event(ref.bytes);
+      differ += std::abs(static_cast<double>(cc.target().count()) - ref.target) > 8 ||
+                std::abs(static_cast<double>(cc.rate().count()) - ref.rate) > 8;
+    }
+    if (xoff_f == 4) {
+      EXPECT_EQ(differ, 0);
+      // Into hyper increase: R_T ends above what 12 additive steps give.
+      EXPECT_GT(ref.target, 50e9 + 12 * 40e6);
+    } else {
+      EXPECT_GT(differ, 10);
+    }
+  }
 }
 
 // Without a byte counter (B = 0) the timer alone drives increases, staged as
