@@ -68,6 +68,7 @@ class Host final : public Node {
   void receive(Packet& p, PortIndex ingress) override;
   void on_dequeue(PortIndex port, Packet& p) override;
   void on_port_idle(PortIndex port) override;
+  bool wants_port_idle() const override { return true; }
 
  private:
   void notify_room();

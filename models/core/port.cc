@@ -21,7 +21,9 @@ EgressPort::EgressPort(Network& net, Node& owner, PortIndex index, sim::BitsPerS
       peer_port_(peer_port),
       resume_timer_(net.sim(), *this, kResume),
       pause_timer_(net.sim(), *this, kApplyPause),
-      arrive_timer_(net.sim(), *this, kArrive) {
+      arrive_timer_(net.sim(), *this, kArrive),
+      tx_timer_(net.sim(), *this, kTxDone),
+      eager_tx_done_(owner.wants_port_idle()) {
   XOFF_CHECK(rate.count() > 0, "port rate must be positive");
   set_stream(owner.sim_stream());
   arrive_timer_.run_as(peer.sim_stream());  // an arrival is the peer's event
@@ -40,14 +42,14 @@ int64_t EgressPort::total_queued_bytes() const {
 }
 
 int64_t EgressPort::held_bytes() const {
-  int64_t sum = total_queued_bytes() + (tx_ != nullptr ? tx_->size.count() : 0);
+  int64_t sum = total_queued_bytes();
   for (size_t i = 0; i < control_.size(); ++i) sum += control_[i]->size.count();
   for (size_t i = 0; i < flight_.size(); ++i) sum += flight_[i].pkt->size.count();
   return sum;
 }
 
 size_t EgressPort::held_packets() const {
-  size_t n = control_.size() + flight_.size() + (tx_ != nullptr ? 1 : 0);
+  size_t n = control_.size() + flight_.size();
   for (const auto& q : q_) n += q.size();
   return n;
 }
@@ -63,7 +65,7 @@ void EgressPort::enqueue(Packet& p) {
   nonempty_ |= 1u << p.tc;
   bytes_[p.tc] += p.size.count();
   if (bytes_[p.tc] > counters_.peak_bytes[p.tc]) counters_.peak_bytes[p.tc] = bytes_[p.tc];
-  if (!busy_) try_send();
+  service();
 }
 
 void EgressPort::enqueue_control(Packet& p) {
@@ -73,11 +75,21 @@ void EgressPort::enqueue_control(Packet& p) {
   }
   p.enqueued = sim_.now();
   control_.push_back(&p);
-  if (!busy_) try_send();
+  service();
 }
 
+void EgressPort::service() {
+  if (tx_timer_.armed()) return;  // the end of the transmission picks the next frame
+  if (sim_.now() < busy_until_) {
+    tx_timer_.arm_at(busy_until_);
+    return;
+  }
+  try_send();
+}
+
+// The wire is free (busy_until_ has passed) and no transmission-done event is pending.
 void EgressPort::try_send() {
-  if (busy_ || !up_) return;
+  if (!up_) return;
   bool control = false;
   Packet* p = pick(control);
   if (p == nullptr) return;
@@ -140,8 +152,11 @@ int EgressPort::pick_dwrr() {
 // A frame counts as control by the queue it came from, not by its kind: a CNP
 // that a switch classified into a data class is accounted as data there.
 void EgressPort::start_tx(Packet& p, bool control) {
-  busy_ = true;
-  tx_ = &p;
+  // Preamble, SFD and inter-frame gap take the wire too; the frame's last
+  // bit is taken to leave when they are done (the 12 B of gap after it are
+  // counted before it: 0.96 ns early at 100G). Set first: the owner's
+  // dequeue hook below may enqueue again, and must find the wire taken.
+  busy_until_ = sim_.now() + sim::tx_time(p.size + wire_overhead_, rate_);
   // The next frame out is likely control, else the next of this class.
   next_tx_ = !control_.empty()               ? control_.front()
              : !control && !q_[p.tc].empty() ? q_[p.tc].front()
@@ -158,30 +173,23 @@ void EgressPort::start_tx(Packet& p, bool control) {
   }
   if (tap_ != nullptr) [[unlikely]]
     tap_->on_transmit(*this, p, sim_.now());
-  // Preamble, SFD and inter-frame gap take the wire too; the frame's last
-  // bit is taken to leave when they are done (the 12 B of gap after it are
-  // counted before it: 0.96 ns early at 100G).
-  sim_.schedule_in(sim::tx_time(p.size + wire_overhead_, rate_), *this, kTxDone);
+  // The arrival's place in the order is fixed now, by the sender, whether
+  // its event is scheduled now (the link was empty) or when the frame ahead
+  // of it arrives: so the receiving side can schedule it with the same key
+  // when it runs in another process.
+  const InFlight f{busy_until_ + delay_, &p, sim_.reserve_key()};
+  if (exit_ != nullptr) {
+    exit_->frame_left(*this, p, f.arrival, f.key);
+  } else {
+    propagate(f);
+  }
+  // (The dequeue hook may have armed it already, by queueing behind this frame.)
+  if (!tx_timer_.armed() && (eager_tx_done_ || queued())) tx_timer_.arm_at(busy_until_);
 }
 
 void EgressPort::on_tx_done() {
-  Packet* p = tx_;
-  tx_ = nullptr;
-  busy_ = false;
-  if (p != nullptr) {  // null when the link failed mid-frame
-    // The arrival's place in the order is fixed now, by the sender, whether
-    // its event is scheduled now (the link was empty) or when the frame
-    // ahead of it arrives: so the receiving side can schedule it with the
-    // same key when it runs in another process.
-    const InFlight f{sim_.now() + delay_, p, sim_.reserve_key()};
-    if (exit_ != nullptr) {
-      exit_->frame_left(*this, *p, f.arrival, f.key);
-    } else {
-      propagate(f);
-    }
-  }
   try_send();
-  if (!busy_) owner_.on_port_idle(index_);
+  if (!busy()) owner_.on_port_idle(index_);
 }
 
 void EgressPort::on_arrive() {
@@ -195,7 +203,9 @@ void EgressPort::on_arrive() {
 }
 
 void EgressPort::inject_arrival(Packet& p, sim::Time arrival, sim::EventKey key) {
-  if (!up_ || last_down_ >= arrival - delay_) {  // as drop_all_in_flight would have
+  // Its transmission started at arrival - delay - serialization.
+  const sim::Time start = arrival - delay_ - sim::tx_time(p.size + wire_overhead_, rate_);
+  if (!up_ || last_down_ >= start) {  // as drop_all_in_flight would have
     net_.drop(p, DropReason::kLinkDown, owner_);
     return;
   }
@@ -251,9 +261,13 @@ void EgressPort::apply_pause(const PendingPause& pp) {
 // tell the owner, whose transports may be waiting for room that an empty
 // queue would otherwise never announce.
 void EgressPort::kick() {
-  if (busy_) return;
+  if (tx_timer_.armed()) return;  // the end of the transmission will do it
+  if (sim_.now() < busy_until_) {
+    if (queued()) tx_timer_.arm_at(busy_until_);
+    return;
+  }
   try_send();
-  if (!busy_) owner_.on_port_idle(index_);
+  if (!busy()) owner_.on_port_idle(index_);
 }
 
 void EgressPort::close_pause_interval(int tc, sim::Time end) {
@@ -331,10 +345,8 @@ void EgressPort::drop_all_in_flight() {
   while (!flight_.empty()) net_.drop(*flight_.pop_front().pkt, DropReason::kLinkDown, owner_);
   arrive_timer_.cancel();
   next_arrival_ = nullptr;
-  if (tx_ != nullptr) {
-    net_.drop(*tx_, DropReason::kLinkDown, owner_);
-    tx_ = nullptr;  // the pending kTxDone finds nothing to deliver
-  }
+  // A frame cut mid-transmission still holds the wire until its last bit
+  // would have left (busy_until_ stays).
 }
 
 // A link that goes down loses its PFC state, as a real MAC does: pauses in
