@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <string>
 
 #include "sim/check.h"
@@ -65,7 +66,155 @@ void Simulator::push(Key k, EventHandler& handler, uint64_t tag) {
     slot = static_cast<uint32_t>(slots_.size());
     slots_.push_back(Payload{&handler, tag});
   }
-  heap_.push(k | slot);
+  queue_.push(k | slot, now_);
+}
+
+Simulator::EventQueue::EventQueue() : head_(kBuckets, kNil), bits_(kBuckets / 64, 0) {}
+
+void Simulator::EventQueue::push(Key k, Time now) {
+  const uint32_t slot = key_slot(k);
+  if (slot >= nodes_.size()) nodes_.resize(std::max<size_t>(slot + 1, nodes_.size() * 2));
+  if (++pushes_ == (uint64_t{1} << 16)) adapt(now);
+  if (abs_bucket(k) - start_ >= static_cast<int64_t>(kBuckets)) {
+    ++far_pushes_;
+    far_.push(k);
+    return;
+  }
+  insert(k);
+}
+
+void Simulator::EventQueue::insert(Key k) {
+  const uint32_t b = static_cast<uint32_t>(abs_bucket(k)) & (kBuckets - 1);
+  ++cal_size_;
+  if (b == run_bucket_) {  // into its place in the current run (latest first)
+    run_.insert(std::upper_bound(run_.begin(), run_.end(), k, std::greater<Key>()), k);
+    return;
+  }
+  const uint32_t slot = key_slot(k);
+  nodes_[slot] = Node{k, head_[b]};
+  head_[b] = slot;
+  bits_[b / 64] |= uint64_t{1} << (b % 64);
+  if (found_ != kNil && offset(b) < offset(found_)) found_ = b;
+}
+
+uint32_t Simulator::EventQueue::first_bucket() {
+  if (found_ == kNil) found_ = scan();
+  if (found_ != run_bucket_) load(found_);
+  return found_;
+}
+
+uint32_t Simulator::EventQueue::scan() const {
+  const uint32_t from = static_cast<uint32_t>(start_) & (kBuckets - 1);
+  uint32_t w = from / 64;
+  uint64_t bits = bits_[w] & (~uint64_t{0} << (from % 64));
+  // Not in the start word's upper part: the next words, wrapping round to
+  // the start word's lower part (the window's far end) at the last.
+  while (bits == 0) {
+    w = (w + 1) % (kBuckets / 64);
+    bits = bits_[w];
+  }
+  return w * 64 + static_cast<uint32_t>(__builtin_ctzll(bits));
+}
+
+// Bucket b becomes the current run. A run still holding events (an event
+// from the far heap ran before them, and earlier events were scheduled after
+// it) goes back to its bucket's list first.
+void Simulator::EventQueue::load(uint32_t b) {
+  unload();
+  for (uint32_t n = head_[b]; n != kNil; n = nodes_[n].next) run_.push_back(nodes_[n].key);
+  head_[b] = kNil;
+  // Mostly one or a few events: insertion sort, latest first.
+  const size_t m = run_.size();
+  if (m > 16) {
+    std::sort(run_.begin(), run_.end(), std::greater<Key>());
+  } else {
+    for (size_t i = 1; i < m; ++i) {
+      const Key k = run_[i];
+      size_t j = i;
+      for (; j > 0 && run_[j - 1] < k; --j) run_[j] = run_[j - 1];
+      run_[j] = k;
+    }
+  }
+  run_bucket_ = b;
+  sorted_ += run_.size();
+  ++runs_;
+}
+
+void Simulator::EventQueue::unload() {
+  if (run_bucket_ == kNil) return;
+  const uint32_t b = run_bucket_;
+  for (const Key k : run_) {
+    const uint32_t slot = key_slot(k);
+    nodes_[slot] = Node{k, head_[b]};
+    head_[b] = slot;
+  }
+  run_.clear();
+  run_bucket_ = kNil;
+}
+
+Simulator::Key Simulator::EventQueue::top() {
+  if (cal_size_ == 0) return top_ = far_.top();
+  first_bucket();
+  const Key k = run_.back();
+  return top_ = !far_.empty() && far_.top() < k ? far_.top() : k;
+}
+
+Simulator::Key Simulator::EventQueue::pop_top() {
+  const Key k = top_;
+  if (cal_size_ != 0 && k == run_.back()) {
+    run_.pop_back();
+    --cal_size_;
+    if (run_.empty()) {
+      bits_[run_bucket_ / 64] &= ~(uint64_t{1} << (run_bucket_ % 64));
+      run_bucket_ = kNil;
+      found_ = kNil;
+    }
+  } else {
+    far_.pop();
+  }
+  // Every pending event is at or after this one: the window starts here.
+  const int64_t a = abs_bucket(k);
+  if (a != start_) {
+    start_ = a;
+    found_ = kNil;
+  }
+  return k;
+}
+
+// Every 2^16 pushes: over a quarter of them beyond the window doubles the
+// width; runs averaging over 16 events with under 1/16 beyond the window
+// halve it (events at one instant share a bucket at any width, so the far
+// share keeps that from going on). The calendar is then rebuilt: what falls
+// beyond the new window moves to the far heap; the heap keeps what it has
+// (its top is compared at every pop anyway).
+void Simulator::EventQueue::adapt(Time now) {
+  int shift = shift_;
+  if (far_pushes_ * 4 > pushes_ && shift_ < 40) {
+    ++shift;
+  } else if (sorted_ > 16 * runs_ && far_pushes_ * 16 < pushes_ && shift_ > 0) {
+    --shift;
+  }
+  pushes_ = far_pushes_ = sorted_ = runs_ = 0;
+  if (shift == shift_) return;
+  unload();
+  std::vector<Key> keys;
+  keys.reserve(cal_size_);
+  for (uint32_t b = 0; b < kBuckets; ++b) {
+    for (uint32_t n = head_[b]; n != kNil; n = nodes_[n].next) keys.push_back(nodes_[n].key);
+    head_[b] = kNil;
+  }
+  std::fill(bits_.begin(), bits_.end(), 0);
+  cal_size_ = 0;
+  found_ = kNil;
+  shift_ = shift;
+  start_ = now.count_ps() >> shift_;
+  for (const Key k : keys) {
+    if (abs_bucket(k) - start_ >= static_cast<int64_t>(kBuckets)) {
+      far_.push(k);
+    } else {
+      insert(k);
+    }
+  }
 }
 
 void Simulator::KeyHeap::grow() {
@@ -135,20 +284,18 @@ uint64_t Simulator::run_until(Time until, uint64_t max_events) {
   stopped_ = false;
   const uint64_t start = events_;
   const uint64_t last = max_events > UINT64_MAX - start ? UINT64_MAX : start + max_events;
-  while (!heap_.empty() && !stopped_ && events_ < last && key_time(heap_.top()) <= until) {
-    const Key k = heap_.pop();
+  while (!queue_.empty() && !stopped_ && events_ < last && key_time(queue_.top()) <= until) {
+    const Key k = queue_.pop_top();
     const uint32_t slot = key_slot(k);
     const Payload e = slots_[slot];
     free_slots_.push_back(slot);
     // Lookahead: on a large fabric the next handlers and their packets are
     // cold (a port was last served a whole fabric's worth of events ago).
     // While this event runs, the next one (the new top) prefetches what it
-    // will touch, and the handlers of the top's children, one of which runs
-    // after it, start loading.
-    if (!heap_.empty()) {
-      const size_t n = heap_.size() < 5 ? heap_.size() : 5;
-      for (size_t c = 1; c < n; ++c) __builtin_prefetch(slots_[key_slot(heap_.at(c))].handler);
-      const Payload& next = slots_[key_slot(heap_.top())];
+    // will touch, and the handler of the one likely after it starts loading.
+    if (!queue_.empty()) {
+      __builtin_prefetch(slots_[key_slot(queue_.next_after_top())].handler);
+      const Payload& next = slots_[key_slot(queue_.top())];
       next.handler->prefetch(next.tag);
     }
     // Two events with the same (time, stream, sequence) would run in slot
@@ -174,7 +321,7 @@ uint64_t Simulator::run_until(Time until, uint64_t max_events) {
   }
   current_stream_ = kSetupStream;
   // Reached `until` (not stopped, not cut by max_events): time moves there.
-  const bool reached = heap_.empty() || key_time(heap_.top()) > until;
+  const bool reached = queue_.empty() || key_time(queue_.top()) > until;
   if (!stopped_ && reached && until > now_ && until != Time::max()) now_ = until;
   return events_ - start;
 }

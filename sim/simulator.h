@@ -1,7 +1,9 @@
 #pragma once
 // The event core: one clock, one queue of pending events, one loop.
 //
-// Events are small POD entries (time, origin, handler, tag) in a 4-ary heap.
+// Events are small POD entries (time, origin, handler, tag) in a calendar
+// queue (Brown 1988) of short sorted buckets, with a 4-ary heap for the
+// events beyond its window.
 // Nothing is allocated per event and there is no std::function: a component
 // derives from EventHandler and is told the 64-bit tag it scheduled with.
 // Cancellation is by the handler ignoring stale tags (see Timer), never by
@@ -167,9 +169,9 @@ class Simulator {
   // the processes of a partitioned run add up (mod 2^64) to the one-process
   // run's.
   uint64_t fingerprint() const { return fingerprint_; }
-  size_t pending() const { return heap_.size(); }
+  size_t pending() const { return queue_.size(); }
   // Time of the next pending event, or Time::max() when idle.
-  Time next_event_time() const { return heap_.empty() ? Time::max() : key_time(heap_.top()); }
+  Time next_event_time() const { return queue_.empty() ? Time::max() : key_time(queue_.top()); }
 
   // Event profile: when on, every executed event is counted under its
   // handler's event_kind(tag). Off by default; it costs a hash lookup per
@@ -216,7 +218,7 @@ class Simulator {
   }
 
   // The 4-ary min-heap of keys: h_[0] is the earliest; children of i are
-  // 4i+1 .. 4i+4.
+  // 4i+1 .. 4i+4. Holds the events beyond the calendar's window.
   class KeyHeap {
    public:
     size_t size() const { return size_; }
@@ -235,6 +237,70 @@ class Simulator {
     size_t capacity_ = 0;
   };
 
+  // The pending events, popped in key order. A calendar (Brown 1988) of
+  // 2^kBucketBits buckets, each 2^shift picoseconds wide, covers a window
+  // from the running event's time. An event in the window is put, unsorted,
+  // on its bucket's list (nodes by slot); a bitmap of non-empty buckets finds
+  // the next one, whose list is then sorted once into the current run (as a
+  // ladder queue does), from which events pop in key order; an event for the
+  // current bucket goes straight into its place in the run. An event beyond
+  // the window waits in the far heap; the earlier of the run's head and the
+  // heap's top runs next, so the order is the exact key order whatever the
+  // width. In a fabric nearly every event is a frame's end of transmission or
+  // arrival, within a few microseconds of now: O(1) work per event instead of
+  // log4(pending) levels of 16-byte keys. The width doubles when many events
+  // fall beyond the window, and halves when the sorted runs are long while
+  // few do.
+  class EventQueue {
+   public:
+    EventQueue();
+    size_t size() const { return cal_size_ + far_.size(); }
+    bool empty() const { return size() == 0; }
+    // `k` carries its slot (key_slot); `now` is the running event's time.
+    void push(Key k, Time now);
+    Key top();      // the earliest; the queue must not be empty
+    Key pop_top();  // the top; call right after top(), with nothing pushed since
+    // The key most likely to run right after the top (for prefetching), or
+    // the top itself. After top().
+    Key next_after_top() const { return run_.size() >= 2 ? run_[run_.size() - 2] : top_; }
+
+   private:
+    static constexpr int kBucketBits = 14;
+    static constexpr uint32_t kBuckets = 1u << kBucketBits;
+    static constexpr uint32_t kNil = ~0u;
+    struct Node {
+      Key key;
+      uint32_t next;
+    };
+    // The first non-empty bucket at or after the window's start (calendar
+    // not empty), loaded as the current run.
+    uint32_t first_bucket();
+    uint32_t scan() const;  // the bitmap's first non-empty bucket from the window's start
+    void load(uint32_t b);
+    void unload();
+    void insert(Key k);
+    void adapt(Time now);
+    int64_t abs_bucket(Key k) const { return static_cast<int64_t>(k >> kTimeShift) >> shift_; }
+    uint32_t offset(uint32_t b) const {  // of bucket b from the window's start
+      return (b - static_cast<uint32_t>(start_)) & (kBuckets - 1);
+    }
+
+    std::vector<uint32_t> head_;  // by bucket: an unsorted list of nodes (slots), kNil if empty
+    std::vector<uint64_t> bits_;  // bit b: bucket b is not empty (its list or the run)
+    std::vector<Node> nodes_;     // by slot
+    std::vector<Key> run_;        // the current bucket's events, sorted, latest first
+    uint32_t run_bucket_ = kNil;  // the bucket run_ holds
+    KeyHeap far_;                 // beyond the window
+    int64_t start_ = 0;           // the window's first bucket (absolute)
+    int shift_ = 8;               // bucket width 2^shift ps
+    size_t cal_size_ = 0;
+    uint32_t found_ = kNil;  // first_bucket() cache; kNil when stale
+    Key top_ = 0;            // of the last top()
+    // Load since the last adaptation: pushes, those beyond the window, and
+    // events sorted into runs over the runs.
+    uint64_t pushes_ = 0, far_pushes_ = 0, sorted_ = 0, runs_ = 0;
+  };
+
   static Key make_key(Time t, EventKey key) {
     return (static_cast<Key>(static_cast<uint64_t>(t.count_ps())) << kTimeShift) |
            (static_cast<Key>(key.stream) << (kSeqBits + kSlotBits)) |
@@ -246,7 +312,7 @@ class Simulator {
   void push(Key k, EventHandler& handler, uint64_t tag);
   void fold(Time t, StreamId origin, const Payload& p);
 
-  KeyHeap heap_;
+  mutable EventQueue queue_;          // mutable: finding the top sorts a bucket
   std::vector<Payload> slots_;        // by slot
   std::vector<uint32_t> free_slots_;  // LIFO: a freed slot is reused while warm
   Time now_ = Time::zero();
