@@ -122,6 +122,26 @@ constexpr Duration tx_time(Bytes size, BitsPerSecond rate) {
   return Duration::ps(static_cast<int64_t>((num + den - 1) / den));
 }
 
+// tx_time at one fixed rate, without a 128-bit division per call when the
+// rate divides 8 × 10^12 bit·ps/s exactly, as every Ethernet speed does (80 ps
+// a byte at 100 Gb/s, 20 at 400 Gb/s): then it is one multiply, and equal to
+// tx_time. Other rates take tx_time itself.
+class Serializer {
+ public:
+  explicit constexpr Serializer(BitsPerSecond rate)
+      : rate_(rate),
+        ps_per_byte_(rate.count() > 0 && kBitPs % rate.count() == 0 ? kBitPs / rate.count() : 0) {}
+  constexpr Duration tx_time(Bytes size) const {
+    return ps_per_byte_ != 0 ? Duration::ps(size.count() * ps_per_byte_)
+                             : sim::tx_time(size, rate_);
+  }
+
+ private:
+  static constexpr int64_t kBitPs = 8 * int64_t{1'000'000'000'000};  // bits a byte x ps a second
+  BitsPerSecond rate_;
+  int64_t ps_per_byte_;
+};
+
 // Bytes that `rate` carries in `d`, rounded down.
 constexpr Bytes bytes_in(Duration d, BitsPerSecond rate) {
   const Int128 num = static_cast<Int128>(d.count_ps()) * rate.count();

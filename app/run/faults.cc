@@ -21,17 +21,18 @@ models::ForwardingTables compute_routes(const ScenarioConfig& cfg,
 
 void install_routes(const models::ForwardingTables& tables, const std::vector<models::Switch*>& sw,
                     const models::Topology& topo, sim::Time at, bool now) {
+  const uint32_t hosts = topo.num_hosts();  // a count over every node: once
   for (uint32_t n = 0; n < sw.size(); ++n) {
     if (sw[n] == nullptr) continue;
     if (now) {
-      for (uint32_t h = 0; h < topo.num_hosts(); ++h) {
+      for (uint32_t h = 0; h < hosts; ++h) {
         const auto hops = tables.next_hops(n, h);
         sw[n]->set_route(h, std::vector<models::PortIndex>(hops.begin(), hops.end()));
       }
       continue;
     }
     models::RouteTable rt;
-    for (uint32_t h = 0; h < topo.num_hosts(); ++h) rt.set(h, tables.next_hops(n, h));
+    for (uint32_t h = 0; h < hosts; ++h) rt.set(h, tables.next_hops(n, h));
     sw[n]->install_routes_at(at, std::move(rt));
   }
 }

@@ -15,6 +15,7 @@ EgressPort::EgressPort(Network& net, Node& owner, PortIndex index, sim::BitsPerS
       owner_(owner),
       index_(index),
       rate_(rate),
+      serializer_(rate),
       delay_(delay),
       wire_overhead_(net.wire_overhead()),
       peer_(peer),
@@ -156,7 +157,7 @@ void EgressPort::start_tx(Packet& p, bool control) {
   // bit is taken to leave when they are done (the 12 B of gap after it are
   // counted before it: 0.96 ns early at 100G). Set first: the owner's
   // dequeue hook below may enqueue again, and must find the wire taken.
-  busy_until_ = sim_.now() + sim::tx_time(p.size + wire_overhead_, rate_);
+  busy_until_ = sim_.now() + serializer_.tx_time(p.size + wire_overhead_);
   // The next frame out is likely control, else the next of this class.
   next_tx_ = !control_.empty()               ? control_.front()
              : !control && !q_[p.tc].empty() ? q_[p.tc].front()
@@ -204,7 +205,7 @@ void EgressPort::on_arrive() {
 
 void EgressPort::inject_arrival(Packet& p, sim::Time arrival, sim::EventKey key) {
   // Its transmission started at arrival - delay - serialization.
-  const sim::Time start = arrival - delay_ - sim::tx_time(p.size + wire_overhead_, rate_);
+  const sim::Time start = arrival - delay_ - serializer_.tx_time(p.size + wire_overhead_);
   if (!up_ || last_down_ >= start) {  // as drop_all_in_flight would have
     net_.drop(p, DropReason::kLinkDown, owner_);
     return;

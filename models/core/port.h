@@ -192,6 +192,7 @@ class EgressPort final : public sim::EventHandler {
   Node& owner_;
   PortIndex index_;
   sim::BitsPerSecond rate_;
+  sim::Serializer serializer_;  // tx_time at rate_
   sim::Duration delay_;
   sim::Bytes wire_overhead_;  // Network::wire_overhead(), on every frame's time
   Node& peer_;

@@ -36,6 +36,20 @@ TEST(TxTime, LargeTransferDoesNotOverflow) {
   EXPECT_EQ(tx_time(64_MiB, 100_Gbps).count_ps(), 5'368'709'120);
 }
 
+TEST(Serializer, MultipliesAtEthernetSpeedsAndDividesOtherwise) {
+  // 1062 B (a RoCE frame) + 20 B of preamble and gap = 1082 B = 8656 bit:
+  // 86.56 ns at 100G (80 ps a byte), 21.64 ns at 400G (20 ps a byte).
+  EXPECT_EQ(Serializer(100_Gbps).tx_time(1082_B).count_ps(), 86'560);
+  EXPECT_EQ(Serializer(400_Gbps).tx_time(1082_B).count_ps(), 21'640);
+  // 7 Gb/s does not divide 8e12: 1500 B = 12000 bit / 7e9 = 1714285.71 ps, up.
+  EXPECT_EQ(Serializer(BitsPerSecond(7'000'000'000)).tx_time(1500_B).count_ps(), 1'714'286);
+  for (const BitsPerSecond r : {10_Gbps, 25_Gbps, 40_Gbps, 100_Gbps, 200_Gbps, 800_Gbps,
+                                BitsPerSecond(3), BitsPerSecond(56'000'000'000)}) {
+    for (const Bytes b : {1_B, 64_B, 1500_B, 9216_B})
+      EXPECT_EQ(Serializer(r).tx_time(b), tx_time(b, r));
+  }
+}
+
 TEST(BytesIn, InverseOfTxTime) {
   // 120 ns at 100G carries 1500 B.
   EXPECT_EQ(bytes_in(120_ns, 100_Gbps), 1500_B);
