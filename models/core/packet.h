@@ -6,6 +6,7 @@
 // are packets on the same links, paying serialization and propagation like any
 // other (htsim). Kept under 128 bytes (static_assert below).
 #include <array>
+#include <cstddef>
 #include <cstdint>
 
 #include "sim/units.h"
@@ -33,23 +34,22 @@ constexpr uint8_t protocol_bit(Protocol p) {
   return static_cast<uint8_t>(1u << static_cast<int>(p));
 }
 
-struct Packet {
-  uint64_t id = 0;
-  sim::Time created;                       // injected at the source
-  sim::Time enqueued;                      // entered its current queue
-  int64_t seq = 0;                         // PSN (RoCE) or byte sequence (TCP)
-  int64_t ack = 0;                         // cumulative acknowledgement
-  sim::Bytes size;                         // bytes on the wire, headers included
-  uint32_t payload = 0;                    // payload bytes
-  uint32_t flow = 0;                       // FlowId value (QP or connection)
-  uint32_t conn = 0;                       // endpoint demux: connection slot at the receiving
-                                           // transport (a TCP port, in effect); 0 if unused
-  uint32_t src = 0;                        // source host ordinal
-  uint32_t dst = 0;                        // destination host ordinal
-  uint32_t hash = 0;                       // flow hash for ECMP
-  std::array<uint16_t, 8> pause_quanta{};  // per class, kPause only
-  uint16_t in_port = 0;                    // ingress port at the current switch
-  uint8_t pause_enable = 0;                // class-enable vector, kPause only
+// Laid out for the switch: what a hop reads (size, destination, ECMP hash,
+// classes, ECN bits, enqueue time) is in the first 64-byte line, and a packet
+// starts on a line, so forwarding touches one line of it; what only the
+// endpoints read (ids, creation time, acknowledgements, pause quanta) is in
+// the second.
+struct alignas(64) Packet {
+  // First line: every hop.
+  sim::Bytes size;       // bytes on the wire, headers included
+  sim::Time enqueued;    // entered its current queue
+  int64_t seq = 0;       // PSN (RoCE) or byte sequence (TCP)
+  uint32_t dst = 0;      // destination host ordinal
+  uint32_t hash = 0;     // flow hash for ECMP
+  uint32_t flow = 0;     // FlowId value (QP or connection)
+  uint32_t src = 0;      // source host ordinal
+  uint32_t payload = 0;  // payload bytes
+  uint16_t in_port = 0;  // ingress port at the current switch
   PacketKind kind = PacketKind::kRoceData;
   Protocol protocol = Protocol::kNone;
   uint8_t tc = 0;    // traffic class (egress queue) at this hop
@@ -59,10 +59,19 @@ struct Packet {
   uint8_t ttl = 64;
   bool ecn_capable = false;  // ECT(0)/ECT(1)
   bool ce = false;           // Congestion Experienced
-  bool ece = false;          // TCP ECN-Echo / DCTCP echo
-  bool cwr = false;          // TCP Congestion Window Reduced (the sender cut for ECE)
   bool last = false;         // last segment of a message
+  // Second line: the endpoints.
+  uint64_t id = 0;
+  sim::Time created;                       // injected at the source
+  int64_t ack = 0;                         // cumulative acknowledgement
+  uint32_t conn = 0;                       // endpoint demux: connection slot at the receiving
+                                           // transport (a TCP port, in effect); 0 if unused
+  std::array<uint16_t, 8> pause_quanta{};  // per class, kPause only
+  uint8_t pause_enable = 0;                // class-enable vector, kPause only
+  bool ece = false;                        // TCP ECN-Echo / DCTCP echo
+  bool cwr = false;                        // TCP Congestion Window Reduced (the sender cut for ECE)
 };
-static_assert(sizeof(Packet) <= 128, "Packet must stay small: it is copied through pools");
+static_assert(sizeof(Packet) == 128, "Packet must stay small: it is copied through pools");
+static_assert(offsetof(Packet, last) < 64, "what a hop reads must stay in the first line");
 
 }  // namespace xoff::models
