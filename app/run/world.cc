@@ -7,6 +7,7 @@
 #include "app/run/progress.h"
 #include "models/topology/routing.h"
 #include "models/traffic/generators.h"
+#include "sim/check.h"
 
 namespace xoff::app {
 namespace {
@@ -109,11 +110,14 @@ World::~World() = default;
 
 void World::build_nodes() {
   const models::Topology& t = cfg_.topology;
+  const models::PortMap pm(t);  // Topology::peer and num_ports scan every link: O(1) here
   switches_.assign(t.nodes.size(), nullptr);
+  XOFF_CHECK(hosts_.empty(), "build_nodes runs once");
   for (uint32_t i = 0; i < t.nodes.size(); ++i) {
     const models::NodeSpec& n = t.nodes[i];
     if (n.kind == models::NodeKind::kHost) {
-      models::Host& h = net_.add_node<models::Host>(n.name, t.host_ordinal(i));
+      models::Host& h = net_.add_node<models::Host>(
+          n.name, static_cast<uint32_t>(hosts_.size()));  // = t.host_ordinal(i), in O(1)
       net_.register_host(h);
       hosts_.push_back(&h);
     } else {
@@ -126,9 +130,9 @@ void World::build_nodes() {
       models::Switch& s = net_.add_node<models::Switch>(n.name, sc);
       s.set_ecmp_salt(models::ecmp_salt(cfg_.seed, n.name));
       if (!cfg_.switch_config.tagger.classes.empty()) {
-        std::vector<bool> up(t.num_ports(i), false);
+        std::vector<bool> up(pm.num_ports(i), false);
         for (uint16_t p = 0; p < up.size(); ++p) {
-          const models::PortPeer peer = t.peer(i, p);
+          const models::PortPeer peer = pm.peer(i, p);
           if (peer.connected()) up[p] = t.nodes[peer.node].tier > n.tier;
         }
         s.set_uplinks(std::move(up));
@@ -139,8 +143,8 @@ void World::build_nodes() {
   }
   // Ports in each node's own numbering (a ring switch lists hosts first), then links.
   for (uint32_t i = 0; i < t.nodes.size(); ++i) {
-    for (uint16_t p = 0; p < t.num_ports(i); ++p) {
-      const models::PortPeer peer = t.peer(i, p);
+    for (uint16_t p = 0; p < pm.num_ports(i); ++p) {
+      const models::PortPeer peer = pm.peer(i, p);
       const models::LinkSpec& l = t.links[peer.link];
       net_.add_port(net_.node(models::NodeId(i)), models::PortIndex(p),
                     net_.node(models::NodeId(peer.node)), models::PortIndex(peer.port), l.rate,
@@ -167,7 +171,7 @@ void World::build_nodes() {
         continue;
       }
       const bool profiled = !cfg_.port_headroom.empty();
-      for (uint16_t p = 0; p < t.num_ports(i); ++p) {
+      for (uint16_t p = 0; p < pm.num_ports(i); ++p) {
         sw->set_port_pfc(models::PortIndex(p), cfg_.port_pfc[i][p]);
         if (profiled && cfg_.port_headroom[i][p] >= 0) {
           sw->set_port_headroom(models::PortIndex(p), sim::Bytes(cfg_.port_headroom[i][p]),

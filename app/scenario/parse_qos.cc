@@ -206,10 +206,11 @@ void read_devices(TableReader& root, Names& names, ScenarioConfig& s) {
   }
   // DCBX on every link, then what still disagrees.
   s.port_pfc.assign(t.nodes.size(), {});
-  for (uint32_t n = 0; n < t.nodes.size(); ++n) s.port_pfc[n].assign(t.num_ports(n), 0);
+  const models::PortMap pm(t);  // Topology::peer scans every link: O(1) here
+  for (uint32_t n = 0; n < t.nodes.size(); ++n) s.port_pfc[n].assign(pm.num_ports(n), 0);
   for (uint32_t n = 0; n < t.nodes.size(); ++n) {
-    for (uint16_t p = 0; p < t.num_ports(n); ++p) {
-      const models::PortPeer peer = t.peer(n, p);
+    for (uint16_t p = 0; p < pm.num_ports(n); ++p) {
+      const models::PortPeer peer = pm.peer(n, p);
       const auto [mine, theirs] =
           models::dcbx_resolve({s.devices[n].pfc, s.devices[n].dcbx},
                                {s.devices[peer.node].pfc, s.devices[peer.node].dcbx});
@@ -219,8 +220,8 @@ void read_devices(TableReader& root, Names& names, ScenarioConfig& s) {
   }
   s.qos_warnings.clear();
   for (uint32_t n = 0; n < t.nodes.size(); ++n) {
-    for (uint16_t p = 0; p < t.num_ports(n); ++p) {
-      const models::PortPeer peer = t.peer(n, p);
+    for (uint16_t p = 0; p < pm.num_ports(n); ++p) {
+      const models::PortPeer peer = pm.peer(n, p);
       // Each link once, from its lower-numbered end.
       if (peer.node < n || (peer.node == n && peer.port < p)) continue;
       warn_link(s, n, p, peer.node, static_cast<uint16_t>(peer.port), lossless, s.qos_warnings);

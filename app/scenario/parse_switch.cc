@@ -285,9 +285,10 @@ void read_switch(TableReader& root, ScenarioConfig& s) {
 // leave a shared pool), checked for the switch with the most ports.
 void check_switch_config(TableReader& root, const ScenarioConfig& s) {
   uint16_t ports = 0;
+  const models::PortMap pm(s.topology);
   for (uint32_t n = 0; n < s.topology.nodes.size(); ++n) {
     if (s.topology.nodes[n].kind == models::NodeKind::kSwitch)
-      ports = std::max(ports, s.topology.num_ports(n));
+      ports = std::max(ports, pm.num_ports(n));
   }
   auto buffer = root.optional_table("buffer");
   // The model names its fields (mmu.total); the user wrote buffer.size.
@@ -369,12 +370,13 @@ void read_buffer_profiles(TableReader& root, ScenarioConfig& s) {
   const sim::Bytes frame = largest_frame(s);
   s.port_headroom.assign(t.nodes.size(), {});
   s.port_xon_offset.assign(t.nodes.size(), {});
+  const models::PortMap pm(t);  // Topology::peer scans every link: O(1) here
   for (uint32_t n = 0; n < t.nodes.size(); ++n) {
     if (t.nodes[n].kind != models::NodeKind::kSwitch) continue;
-    s.port_headroom[n].assign(t.num_ports(n), -1);
-    s.port_xon_offset[n].assign(t.num_ports(n), -1);
-    for (uint16_t p = 0; p < t.num_ports(n); ++p) {
-      const models::LinkSpec& l = t.links[t.peer(n, p).link];
+    s.port_headroom[n].assign(pm.num_ports(n), -1);
+    s.port_xon_offset[n].assign(pm.num_ports(n), -1);
+    for (uint16_t p = 0; p < pm.num_ports(n); ++p) {
+      const models::LinkSpec& l = t.links[pm.peer(n, p).link];
       const int64_t length_mm = l.delay.count_ps() / 5;  // 5000 ps per m = 5 ps per mm
       // SONiC's lookup: the profile for this speed with the shortest cable
       // that is at least as long as this link.
