@@ -136,7 +136,8 @@ void Simulator::EventQueue::load(uint32_t b) {
     }
   }
   run_bucket_ = b;
-  sorted_ += run_.size();
+  // Only events at different times can be split by a narrower bucket.
+  if (m > 1 && key_time(run_.front()) != key_time(run_.back())) spread_ += m;
   ++runs_;
 }
 
@@ -182,19 +183,20 @@ Simulator::Key Simulator::EventQueue::pop_top() {
 }
 
 // Every 2^16 pushes: over a quarter of them beyond the window doubles the
-// width; runs averaging over 16 events with under 1/16 beyond the window
-// halve it (events at one instant share a bucket at any width, so the far
-// share keeps that from going on). The calendar is then rebuilt: what falls
+// width; runs of events at different times averaging over 16 events, with
+// under 1/16 of the pushes beyond the window, halve it. (Events at one
+// instant share a bucket at any width: a fabric started in lockstep has
+// runs of thousands, which halving would not split.) The calendar is then rebuilt: what falls
 // beyond the new window moves to the far heap; the heap keeps what it has
 // (its top is compared at every pop anyway).
 void Simulator::EventQueue::adapt(Time now) {
   int shift = shift_;
   if (far_pushes_ * 4 > pushes_ && shift_ < 40) {
     ++shift;
-  } else if (sorted_ > 16 * runs_ && far_pushes_ * 16 < pushes_ && shift_ > 0) {
+  } else if (spread_ > 16 * runs_ && far_pushes_ * 16 < pushes_ && shift_ > 0) {
     --shift;
   }
-  pushes_ = far_pushes_ = sorted_ = runs_ = 0;
+  pushes_ = far_pushes_ = spread_ = runs_ = 0;
   if (shift == shift_) return;
   unload();
   std::vector<Key> keys;

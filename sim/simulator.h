@@ -249,8 +249,8 @@ class Simulator {
   // width. In a fabric nearly every event is a frame's end of transmission or
   // arrival, within a few microseconds of now: O(1) work per event instead of
   // log4(pending) levels of 16-byte keys. The width doubles when many events
-  // fall beyond the window, and halves when the sorted runs are long while
-  // few do.
+  // fall beyond the window, and halves when runs of events at different
+  // times are long while few fall beyond it.
   class EventQueue {
    public:
     EventQueue();
@@ -296,9 +296,9 @@ class Simulator {
     size_t cal_size_ = 0;
     uint32_t found_ = kNil;  // first_bucket() cache; kNil when stale
     Key top_ = 0;            // of the last top()
-    // Load since the last adaptation: pushes, those beyond the window, and
-    // events sorted into runs over the runs.
-    uint64_t pushes_ = 0, far_pushes_ = 0, sorted_ = 0, runs_ = 0;
+    // Load since the last adaptation: pushes, those beyond the window, runs,
+    // and the events of runs that span more than one instant.
+    uint64_t pushes_ = 0, far_pushes_ = 0, runs_ = 0, spread_ = 0;
   };
 
   static Key make_key(Time t, EventKey key) {
