@@ -59,6 +59,28 @@ struct TwoNodes {
   }
 };
 
+// The end of a transmission is an event only when a frame waits behind it
+// (the owner here, unlike a host, does not ask to hear of idle ports).
+TEST(EgressPort, SchedulesTheEndOfATransmissionOnlyWhenAFrameWaits) {
+  TwoNodes one(100_Gbps, 1_us);
+  one.send(0, 1500);
+  one.sim.run();
+  // One frame: its arrival at 120 ns + 1 us is the only event.
+  ASSERT_EQ(one.b.arrivals.size(), 1u);
+  EXPECT_EQ(one.b.arrivals[0].t.count_ps(), 1'120'000);
+  EXPECT_EQ(one.sim.events_executed(), 1u);
+
+  TwoNodes three(100_Gbps, 1_us);
+  three.send(0, 1500, 3);
+  three.sim.run();
+  // Three at once: the ends of the first two start the next (at 120 and
+  // 240 ns); nothing waits behind the third. 2 ends + 3 arrivals.
+  ASSERT_EQ(three.b.arrivals.size(), 3u);
+  EXPECT_EQ(three.b.arrivals[2].t.count_ps(), 1'360'000);
+  EXPECT_EQ(three.sim.events_executed(), 5u);
+  EXPECT_FALSE(three.ab().busy());
+}
+
 TEST(EgressPort, DeliversAtLastBitPlusPropagation) {
   TwoNodes t(100_Gbps, 1_us);
   t.send(0, 1500, 2);
