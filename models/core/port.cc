@@ -38,7 +38,7 @@ void EgressPort::set_scheduler(const SchedulerConfig& c) {
 
 int64_t EgressPort::total_queued_bytes() const {
   int64_t sum = 0;
-  for (int64_t b : bytes_) sum += b;
+  for (const ClassQueue& c : cls_) sum += c.bytes;
   return sum;
 }
 
@@ -51,7 +51,7 @@ int64_t EgressPort::held_bytes() const {
 
 size_t EgressPort::held_packets() const {
   size_t n = control_.size() + flight_.size();
-  for (const auto& q : q_) n += q.size();
+  for (const ClassQueue& c : cls_) n += c.q.size();
   return n;
 }
 
@@ -62,10 +62,10 @@ void EgressPort::enqueue(Packet& p) {
     return;
   }
   p.enqueued = sim_.now();
-  q_[p.tc].push_back(&p);
+  cls_[p.tc].q.push_back(&p);
   nonempty_ |= 1u << p.tc;
-  bytes_[p.tc] += p.size.count();
-  if (bytes_[p.tc] > counters_.peak_bytes[p.tc]) counters_.peak_bytes[p.tc] = bytes_[p.tc];
+  cls_[p.tc].bytes += p.size.count();
+  if (cls_[p.tc].bytes > counters_.peak_bytes[p.tc]) counters_.peak_bytes[p.tc] = cls_[p.tc].bytes;
   service();
 }
 
@@ -111,10 +111,10 @@ Packet* EgressPort::pick(bool& control) {
 }
 
 Packet* EgressPort::pop_class(int tc) {
-  Packet* p = q_[tc].pop_front();
-  if (q_[tc].empty()) {
+  Packet* p = cls_[tc].q.pop_front();
+  if (cls_[tc].q.empty()) {
     nonempty_ &= ~(1u << tc);
-    deficit_[tc] = 0;  // DRR: an emptied class keeps no credit
+    cls_[tc].deficit = 0;  // DRR: an emptied class keeps no credit
   }
   return p;
 }
@@ -134,12 +134,12 @@ int EgressPort::pick_dwrr() {
     const int tc = dwrr_next_;
     if ((eligible >> tc) & 1) {
       if (dwrr_fresh_) {
-        deficit_[tc] += static_cast<int64_t>(sched_.weight[tc]) * sched_.quantum_unit.count();
+        cls_[tc].deficit += static_cast<int64_t>(sched_.weight[tc]) * sched_.quantum_unit.count();
         dwrr_fresh_ = false;
       }
-      const int64_t head = q_[tc].front()->size.count();
-      if (deficit_[tc] >= head) {
-        deficit_[tc] -= head;
+      const int64_t head = cls_[tc].q.front()->size.count();
+      if (cls_[tc].deficit >= head) {
+        cls_[tc].deficit -= head;
         return tc;
       }
     }
@@ -159,17 +159,17 @@ void EgressPort::start_tx(Packet& p, bool control) {
   // dequeue hook below may enqueue again, and must find the wire taken.
   busy_until_ = sim_.now() + serializer_.tx_time(p.size + wire_overhead_);
   // The next frame out is likely control, else the next of this class.
-  next_tx_ = !control_.empty()               ? control_.front()
-             : !control && !q_[p.tc].empty() ? q_[p.tc].front()
-                                             : nullptr;
+  next_tx_ = !control_.empty()                   ? control_.front()
+             : !control && !cls_[p.tc].q.empty() ? cls_[p.tc].q.front()
+                                                 : nullptr;
   if (control) {
     ++counters_.control_packets;
   } else {
-    bytes_[p.tc] -= p.size.count();
-    XOFF_CHECK(bytes_[p.tc] >= 0, "negative queue bytes");
+    cls_[p.tc].bytes -= p.size.count();
+    XOFF_CHECK(cls_[p.tc].bytes >= 0, "negative queue bytes");
     ++counters_.tx_packets[p.tc];
     counters_.tx_bytes[p.tc] += p.size.count();
-    last_dequeue_[p.tc] = sim_.now();
+    cls_[p.tc].last_dequeue = sim_.now();
     owner_.on_dequeue(index_, p);
   }
   if (tap_ != nullptr) [[unlikely]]
@@ -237,9 +237,9 @@ void EgressPort::apply_pause(const PendingPause& pp) {
   const sim::Duration quantum = sim::tx_time(sim::Bytes(64), rate_);  // 512 bits
   for (int tc = 0; tc < kNumClasses; ++tc) {
     if (!((pp.enable >> tc) & 1)) continue;
-    if (pause_open_[tc] && paused_until_[tc] <= sim_.now())
-      close_pause_interval(tc, paused_until_[tc]);
-    paused_until_[tc] = sim_.now() + quantum * pp.quanta[tc];
+    if (pause_open_[tc] && cls_[tc].paused_until <= sim_.now())
+      close_pause_interval(tc, cls_[tc].paused_until);
+    cls_[tc].paused_until = sim_.now() + quantum * pp.quanta[tc];
     if (pp.quanta[tc] == 0) {
       if (pause_open_[tc]) close_pause_interval(tc, sim_.now());
     } else {
@@ -279,7 +279,8 @@ void EgressPort::close_pause_interval(int tc, sim::Time end) {
 void EgressPort::arm_resume() {
   sim::Time next = sim::Time::max();
   for (int tc = 0; tc < kNumClasses; ++tc) {
-    if (paused_until_[tc] > sim_.now() && paused_until_[tc] < next) next = paused_until_[tc];
+    if (cls_[tc].paused_until > sim_.now() && cls_[tc].paused_until < next)
+      next = cls_[tc].paused_until;
   }
   if (next == sim::Time::max()) {
     resume_timer_.cancel();
@@ -304,8 +305,8 @@ void EgressPort::handle_event(uint64_t tag) {
       break;
     case kResume:
       for (int tc = 0; tc < kNumClasses; ++tc) {
-        if (pause_open_[tc] && paused_until_[tc] <= sim_.now())
-          close_pause_interval(tc, paused_until_[tc]);
+        if (pause_open_[tc] && cls_[tc].paused_until <= sim_.now())
+          close_pause_interval(tc, cls_[tc].paused_until);
       }
       arm_resume();
       kick();
@@ -319,8 +320,9 @@ void EgressPort::handle_event(uint64_t tag) {
 void EgressPort::set_ignore_pause(int tc, bool ignore) {
   if (ignore_pause_[tc] == ignore) return;
   ignore_pause_[tc] = ignore;
-  if (ignore && pause_open_[tc]) close_pause_interval(tc, std::min(sim_.now(), paused_until_[tc]));
-  if (!ignore && paused_until_[tc] > sim_.now()) {
+  if (ignore && pause_open_[tc])
+    close_pause_interval(tc, std::min(sim_.now(), cls_[tc].paused_until));
+  if (!ignore && cls_[tc].paused_until > sim_.now()) {
     pause_open_[tc] = true;
     pause_started_[tc] = sim_.now();
   }
@@ -329,12 +331,12 @@ void EgressPort::set_ignore_pause(int tc, bool ignore) {
 
 int64_t EgressPort::flush_class(int tc, DropReason why) {
   int64_t bytes = 0;
-  deficit_[tc] = 0;
+  cls_[tc].deficit = 0;
   nonempty_ &= ~(1u << tc);
-  while (!q_[tc].empty()) {
-    Packet* p = q_[tc].pop_front();
+  while (!cls_[tc].q.empty()) {
+    Packet* p = cls_[tc].q.pop_front();
     bytes += p->size.count();
-    bytes_[tc] -= p->size.count();
+    cls_[tc].bytes -= p->size.count();
     ++counters_.dropped[tc];
     owner_.on_discard(index_, *p);  // releases buffer accounting; not transmitted
     net_.drop(*p, why, owner_);
@@ -363,8 +365,8 @@ void EgressPort::set_link_up(bool up) {
   while (!pending_pauses_.empty()) pending_pauses_.pop_front();
   pause_timer_.cancel();
   for (int tc = 0; tc < kNumClasses; ++tc) {
-    if (pause_open_[tc]) close_pause_interval(tc, std::min(sim_.now(), paused_until_[tc]));
-    if (paused_until_[tc] > sim_.now()) paused_until_[tc] = sim_.now();
+    if (pause_open_[tc]) close_pause_interval(tc, std::min(sim_.now(), cls_[tc].paused_until));
+    if (cls_[tc].paused_until > sim_.now()) cls_[tc].paused_until = sim_.now();
   }
   resume_timer_.cancel();
   drop_all_in_flight();
@@ -375,8 +377,8 @@ void EgressPort::set_link_up(bool up) {
 void EgressPort::finalize_counters() {
   for (int tc = 0; tc < kNumClasses; ++tc) {
     if (!pause_open_[tc]) continue;
-    close_pause_interval(tc, std::min(sim_.now(), paused_until_[tc]));
-    if (paused_until_[tc] > sim_.now()) {  // still paused: reopen at now
+    close_pause_interval(tc, std::min(sim_.now(), cls_[tc].paused_until));
+    if (cls_[tc].paused_until > sim_.now()) {  // still paused: reopen at now
       pause_open_[tc] = true;
       pause_started_[tc] = sim_.now();
     }

@@ -100,15 +100,15 @@ class EgressPort final : public sim::EventHandler {
   int64_t flush_class(int tc, DropReason why);
 
   bool link_up() const { return up_; }
-  bool paused(int tc) const { return !ignore_pause_[tc] && sim_.now() < paused_until_[tc]; }
+  bool paused(int tc) const { return !ignore_pause_[tc] && sim_.now() < cls_[tc].paused_until; }
   // Transmitting, or due to pick the next frame at the end of this instant's
   // transmission.
   bool busy() const { return tx_timer_.armed() || sim_.now() < busy_until_; }
-  sim::Time paused_until(int tc) const { return paused_until_[tc]; }
-  sim::Time last_dequeue(int tc) const { return last_dequeue_[tc]; }
+  sim::Time paused_until(int tc) const { return cls_[tc].paused_until; }
+  sim::Time last_dequeue(int tc) const { return cls_[tc].last_dequeue; }
   sim::Time last_pause_received(int tc) const { return last_pause_rx_[tc]; }
-  int64_t queued_bytes(int tc) const { return bytes_[tc]; }
-  size_t queued_packets(int tc) const { return q_[tc].size(); }
+  int64_t queued_bytes(int tc) const { return cls_[tc].bytes; }
+  size_t queued_packets(int tc) const { return cls_[tc].q.size(); }
   int64_t total_queued_bytes() const;
   // Every byte this port holds: class and control queues, the frame on the
   // wire and the frames propagating to the peer (conservation checks).
@@ -200,19 +200,24 @@ class EgressPort final : public sim::EventHandler {
   sim::Duration response_delay_ = sim::Duration::zero();
   SchedulerConfig sched_;
 
-  std::array<Ring<Packet*>, kNumClasses> q_;
-  std::array<int64_t, kNumClasses> bytes_{};
+  // What a hop touches of its class, in one 64-byte line.
+  struct alignas(64) ClassQueue {
+    Ring<Packet*> q;
+    int64_t bytes = 0;
+    int64_t deficit = 0;
+    sim::Time paused_until;
+    sim::Time last_dequeue;
+  };
+  static_assert(sizeof(ClassQueue) == 64);
+  std::array<ClassQueue, kNumClasses> cls_;
   Ring<Packet*> control_;
-  std::array<int64_t, kNumClasses> deficit_{};
   unsigned nonempty_ = 0;     // bit c: class c has packets queued
   unsigned strict_mask_ = 0;  // bit c: class c is strict priority
   int dwrr_next_ = 0;         // class whose turn it is in the DWRR round
   bool dwrr_fresh_ = true;    // the current class has not yet received its quantum
 
-  std::array<sim::Time, kNumClasses> paused_until_{};
   std::array<sim::Time, kNumClasses> pause_started_{};  // start of the open pause interval
   std::array<bool, kNumClasses> pause_open_{};
-  std::array<sim::Time, kNumClasses> last_dequeue_{};
   std::array<sim::Time, kNumClasses> last_pause_rx_{};
   std::array<bool, kNumClasses> ignore_pause_{};
   uint8_t pfc_enabled_ = 0xff;

@@ -2,6 +2,7 @@
 // A FIFO of trivially copyable values in a power-of-two ring that grows by
 // doubling and never shrinks: after warm-up, push and pop allocate nothing.
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 
 #include "sim/check.h"
@@ -23,7 +24,7 @@ class Ring {
   T pop_front() {
     XOFF_DCHECK(size_ > 0, "pop from empty ring");
     T v = buf_[head_];
-    head_ = (head_ + 1) & (buf_.size() - 1);
+    head_ = static_cast<uint32_t>((head_ + 1) & (buf_.size() - 1));
     --size_;
     return v;
   }
@@ -33,14 +34,16 @@ class Ring {
 
  private:
   void grow() {
+    XOFF_CHECK(buf_.size() < (size_t{1} << 31), "ring of more than 2^31 entries");
     std::vector<T> next(buf_.empty() ? 16 : buf_.size() * 2);
     for (size_t i = 0; i < size_; ++i) next[i] = buf_[(head_ + i) & (buf_.size() - 1)];
     buf_.swap(next);
     head_ = 0;
   }
   std::vector<T> buf_;
-  size_t head_ = 0;
-  size_t size_ = 0;
+  uint32_t head_ =
+      0;  // 32-bit: a ring is 32 B, so a port's class queue fits a line with its counters
+  uint32_t size_ = 0;
 };
 
 }  // namespace xoff::models
