@@ -10,21 +10,21 @@ namespace xoff::models {
 
 EgressPort::EgressPort(Network& net, Node& owner, PortIndex index, sim::BitsPerSecond rate,
                        sim::Duration delay, Node& peer, PortIndex peer_port)
-    : net_(net),
-      sim_(net.sim()),
+    : sim_(net.sim()),
       owner_(owner),
-      index_(index),
-      rate_(rate),
+      peer_(peer),
       serializer_(rate),
       delay_(delay),
       wire_overhead_(net.wire_overhead()),
-      peer_(peer),
+      index_(index),
       peer_port_(peer_port),
-      resume_timer_(net.sim(), *this, kResume),
-      pause_timer_(net.sim(), *this, kApplyPause),
+      eager_tx_done_(owner.wants_port_idle()),
       arrive_timer_(net.sim(), *this, kArrive),
       tx_timer_(net.sim(), *this, kTxDone),
-      eager_tx_done_(owner.wants_port_idle()) {
+      net_(net),
+      rate_(rate),
+      resume_timer_(net.sim(), *this, kResume),
+      pause_timer_(net.sim(), *this, kApplyPause) {
   XOFF_CHECK(rate.count() > 0, "port rate must be positive");
   set_stream(owner.sim_stream());
   arrive_timer_.run_as(peer.sim_stream());  // an arrival is the peer's event

@@ -155,7 +155,7 @@ class EgressPort final : public sim::EventHandler {
   struct InFlight {
     sim::Time arrival;
     Packet* pkt;
-    sim::EventKey key;  // of its arrival event, fixed when its last bit left
+    sim::EventKey key;  // of its arrival event, fixed when its transmission started
   };
   struct PendingPause {
     sim::Time apply_at;
@@ -187,18 +187,36 @@ class EgressPort final : public sim::EventHandler {
   void close_pause_interval(int tc, sim::Time end);
   void drop_all_in_flight();
 
-  Network& net_;
+  // The members a hop touches come first, in the order of their 64-byte
+  // lines (after the vtable and the two hints above); the per-class state is
+  // one line per class; what only pauses, faults and the end of a run touch
+  // comes last.
+  sim::Time busy_until_ = sim::Time::zero();  // the last bit of the frame on the wire
   sim::Simulator& sim_;
   Node& owner_;
-  PortIndex index_;
-  sim::BitsPerSecond rate_;
+  Node& peer_;
+  // Line 1.
   sim::Serializer serializer_;  // tx_time at rate_
   sim::Duration delay_;
   sim::Bytes wire_overhead_;  // Network::wire_overhead(), on every frame's time
-  Node& peer_;
+  Ring<InFlight> flight_;     // serializing or propagating towards the peer, in arrival order
+  // Line 2.
+  Ring<Packet*> control_;
+  unsigned nonempty_ = 0;     // bit c: class c has packets queued
+  unsigned strict_mask_ = 0;  // bit c: class c is strict priority
+  int dwrr_next_ = 0;         // class whose turn it is in the DWRR round
+  PortIndex index_;
   PortIndex peer_port_;
-  sim::Duration response_delay_ = sim::Duration::zero();
-  SchedulerConfig sched_;
+  std::array<bool, kNumClasses> ignore_pause_{};
+  bool dwrr_fresh_ = true;      // the current class has not yet received its quantum
+  bool eager_tx_done_ = false;  // the owner wants on_port_idle every time
+  bool up_ = true;
+  bool pause_watched_ = false;
+  uint8_t pfc_enabled_ = 0xff;
+  PacketTap* tap_ = nullptr;
+  FrameExit* exit_ = nullptr;
+  sim::Timer arrive_timer_;  // at the head of flight_
+  sim::Timer tx_timer_;      // at busy_until_, when something is to be done then
 
   // What a hop touches of its class, in one 64-byte line.
   struct alignas(64) ClassQueue {
@@ -210,31 +228,18 @@ class EgressPort final : public sim::EventHandler {
   };
   static_assert(sizeof(ClassQueue) == 64);
   std::array<ClassQueue, kNumClasses> cls_;
-  Ring<Packet*> control_;
-  unsigned nonempty_ = 0;     // bit c: class c has packets queued
-  unsigned strict_mask_ = 0;  // bit c: class c is strict priority
-  int dwrr_next_ = 0;         // class whose turn it is in the DWRR round
-  bool dwrr_fresh_ = true;    // the current class has not yet received its quantum
 
+  Network& net_;
+  sim::BitsPerSecond rate_;
+  sim::Duration response_delay_ = sim::Duration::zero();
+  SchedulerConfig sched_;
   std::array<sim::Time, kNumClasses> pause_started_{};  // start of the open pause interval
   std::array<bool, kNumClasses> pause_open_{};
   std::array<sim::Time, kNumClasses> last_pause_rx_{};
-  std::array<bool, kNumClasses> ignore_pause_{};
-  uint8_t pfc_enabled_ = 0xff;
   sim::Timer resume_timer_;  // at the earliest future pause expiry
   Ring<PendingPause> pending_pauses_;
   sim::Timer pause_timer_;
-  sim::Timer arrive_timer_;  // at the head of flight_
-  sim::Timer tx_timer_;      // at busy_until_, when something is to be done then
-
-  sim::Time busy_until_ = sim::Time::zero();  // the last bit of the frame on the wire
-  bool eager_tx_done_ = false;                // the owner wants on_port_idle every time
-  bool up_ = true;
-  bool pause_watched_ = false;
-  PacketTap* tap_ = nullptr;
-  FrameExit* exit_ = nullptr;
   sim::Time last_down_ = sim::Time::zero() - sim::Duration::ps(1);  // never yet
-  Ring<InFlight> flight_;  // serializing or propagating towards the peer, in arrival order
   PortCounters counters_;
 };
 
