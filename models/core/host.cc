@@ -8,7 +8,7 @@ Host::Host(Network& net, NodeId id, std::string name, uint32_t ordinal)
     : Node(id, std::move(name)), net_(net), ordinal_(ordinal) {}
 
 bool Host::has_room(int tc) const {
-  const EgressPort& p = port(PortIndex(0));
+  const EgressPort& p = *nic_;
   return p.link_up() && !p.paused(tc) && p.queued_bytes(tc) < staging_limit_.count();
 }
 

@@ -40,7 +40,7 @@ class Host final : public Node {
   Transport* transport(Protocol proto) const { return transports_[static_cast<int>(proto)]; }
   uint32_t ordinal() const { return ordinal_; }
   Network& network() { return net_; }
-  EgressPort& nic_port() { return port(PortIndex(0)); }
+  EgressPort& nic_port() { return *nic_; }
 
   // True when class `tc` holds fewer bytes than the staging limit and is not paused.
   bool has_room(int tc) const;
@@ -70,9 +70,15 @@ class Host final : public Node {
   void on_port_idle(PortIndex port) override;
   bool wants_port_idle() const override { return true; }
 
+ protected:
+  void on_port_added(EgressPort& p) override {
+    if (nic_ == nullptr) nic_ = &p;
+  }
+
  private:
   void notify_room();
 
+  EgressPort* nic_ = nullptr;  // port 0, held directly: the NIC refill reads it per packet
   Network& net_;
   uint32_t ordinal_;
   std::array<Transport*, kMaxProtocols> transports_{};
