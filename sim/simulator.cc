@@ -75,12 +75,16 @@ void Simulator::EventQueue::push(Key k, Time now) {
   const uint32_t slot = key_slot(k);
   if (slot >= nodes_.size()) nodes_.resize(std::max<size_t>(slot + 1, nodes_.size() * 2));
   if (++pushes_ == (uint64_t{1} << 16)) adapt(now);
+  if (!place(k)) ++far_pushes_;
+}
+
+bool Simulator::EventQueue::place(Key k) {
   if (abs_bucket(k) - start_ >= static_cast<int64_t>(kBuckets)) {
-    ++far_pushes_;
     far_.push(k);
-    return;
+    return false;
   }
   insert(k);
+  return true;
 }
 
 void Simulator::EventQueue::insert(Key k) {
@@ -90,9 +94,7 @@ void Simulator::EventQueue::insert(Key k) {
     run_.insert(std::upper_bound(run_.begin(), run_.end(), k, std::greater<Key>()), k);
     return;
   }
-  const uint32_t slot = key_slot(k);
-  nodes_[slot] = Node{k, head_[b]};
-  head_[b] = slot;
+  link(b, k);
   bits_[b / 64] |= uint64_t{1} << (b % 64);
   if (found_ != kNil && offset(b) < offset(found_)) found_ = b;
 }
@@ -121,8 +123,7 @@ uint32_t Simulator::EventQueue::scan() const {
 // it) goes back to its bucket's list first.
 void Simulator::EventQueue::load(uint32_t b) {
   unload();
-  for (uint32_t n = head_[b]; n != kNil; n = nodes_[n].next) run_.push_back(nodes_[n].key);
-  head_[b] = kNil;
+  take(b, run_);
   // Mostly one or a few events: insertion sort, latest first.
   const size_t m = run_.size();
   if (m > 16) {
@@ -144,11 +145,7 @@ void Simulator::EventQueue::load(uint32_t b) {
 void Simulator::EventQueue::unload() {
   if (run_bucket_ == kNil) return;
   const uint32_t b = run_bucket_;
-  for (const Key k : run_) {
-    const uint32_t slot = key_slot(k);
-    nodes_[slot] = Node{k, head_[b]};
-    head_[b] = slot;
-  }
+  for (const Key k : run_) link(b, k);
   run_.clear();
   run_bucket_ = kNil;
 }
@@ -201,22 +198,24 @@ void Simulator::EventQueue::adapt(Time now) {
   unload();
   std::vector<Key> keys;
   keys.reserve(cal_size_);
-  for (uint32_t b = 0; b < kBuckets; ++b) {
-    for (uint32_t n = head_[b]; n != kNil; n = nodes_[n].next) keys.push_back(nodes_[n].key);
-    head_[b] = kNil;
-  }
+  for (uint32_t b = 0; b < kBuckets; ++b) take(b, keys);
   std::fill(bits_.begin(), bits_.end(), 0);
   cal_size_ = 0;
   found_ = kNil;
   shift_ = shift;
   start_ = now.count_ps() >> shift_;
-  for (const Key k : keys) {
-    if (abs_bucket(k) - start_ >= static_cast<int64_t>(kBuckets)) {
-      far_.push(k);
-    } else {
-      insert(k);
-    }
-  }
+  for (const Key k : keys) place(k);
+}
+
+void Simulator::EventQueue::link(uint32_t b, Key k) {
+  const uint32_t slot = key_slot(k);
+  nodes_[slot] = Node{k, head_[b]};
+  head_[b] = slot;
+}
+
+void Simulator::EventQueue::take(uint32_t b, std::vector<Key>& out) {
+  for (uint32_t n = head_[b]; n != kNil; n = nodes_[n].next) out.push_back(nodes_[n].key);
+  head_[b] = kNil;
 }
 
 void Simulator::KeyHeap::grow() {

@@ -278,7 +278,10 @@ class Simulator {
     uint32_t scan() const;  // the bitmap's first non-empty bucket from the window's start
     void load(uint32_t b);
     void unload();
+    bool place(Key k);  // into the calendar (true) or, beyond its window, the far heap
     void insert(Key k);
+    void link(uint32_t b, Key k);                  // onto bucket b's list
+    void take(uint32_t b, std::vector<Key>& out);  // appends bucket b's list to out, empties it
     void adapt(Time now);
     int64_t abs_bucket(Key k) const { return static_cast<int64_t>(k >> kTimeShift) >> shift_; }
     uint32_t offset(uint32_t b) const {  // of bucket b from the window's start

@@ -4,7 +4,7 @@
 // Plain and pooled (Network owns the pool); exactly one owner at a time: a
 // queue, a link in flight, or an endpoint handling it. PAUSE and CNP frames
 // are packets on the same links, paying serialization and propagation like any
-// other (htsim). Kept under 128 bytes (static_assert below).
+// other (htsim). Exactly 128 bytes, two cache lines (static_assert below).
 #include <array>
 #include <cstddef>
 #include <cstdint>

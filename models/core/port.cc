@@ -82,7 +82,7 @@ void EgressPort::enqueue_control(Packet& p) {
 void EgressPort::service() {
   if (tx_timer_.armed()) return;  // the end of the transmission picks the next frame
   if (sim_.now() < busy_until_) {
-    tx_timer_.arm_at(busy_until_);
+    if (queued()) tx_timer_.arm_at(busy_until_);
     return;
   }
   try_send();
@@ -262,13 +262,9 @@ void EgressPort::apply_pause(const PendingPause& pp) {
 // tell the owner, whose transports may be waiting for room that an empty
 // queue would otherwise never announce.
 void EgressPort::kick() {
-  if (tx_timer_.armed()) return;  // the end of the transmission will do it
-  if (sim_.now() < busy_until_) {
-    if (queued()) tx_timer_.arm_at(busy_until_);
-    return;
-  }
-  try_send();
-  if (!busy()) owner_.on_port_idle(index_);
+  const bool was_free = !busy();
+  service();
+  if (was_free && !busy()) owner_.on_port_idle(index_);
 }
 
 void EgressPort::close_pause_interval(int tc, sim::Time end) {

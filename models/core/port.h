@@ -164,8 +164,9 @@ class EgressPort final : public sim::EventHandler {
   };
 
   void try_send();
-  // After a frame became sendable (queued, unpaused): starts it now if the
-  // wire is free, else makes sure the end of the transmission is an event.
+  // After a frame became sendable (queued, unpaused, link up): starts one now
+  // if the wire is free, else makes sure the end of the transmission is an
+  // event when something waits.
   void service();
   bool queued() const { return nonempty_ != 0 || !control_.empty(); }
   Packet* pick(bool& control);

@@ -41,8 +41,8 @@ class Ring {
     head_ = 0;
   }
   std::vector<T> buf_;
-  uint32_t head_ =
-      0;  // 32-bit: a ring is 32 B, so a port's class queue fits a line with its counters
+  // 32-bit: a ring is 32 B, so a port's class queue fits a line with its counters.
+  uint32_t head_ = 0;
   uint32_t size_ = 0;
 };
 
