@@ -53,7 +53,7 @@ class Blaster final : public Transport {
   }
   void receive(Packet& p) override { net_.consume(p); }
   void on_room() override {
-    while (host_.has_room(3)) {
+    while (host_.has_room(3, Protocol::kRoce)) {
       Packet& p = net_.make_packet(kFrame);
       p.kind = PacketKind::kRoceData;
       p.protocol = Protocol::kRoce;

@@ -7,9 +7,11 @@ namespace xoff::models {
 Host::Host(Network& net, NodeId id, std::string name, uint32_t ordinal)
     : Node(id, std::move(name)), net_(net), ordinal_(ordinal) {}
 
-bool Host::has_room(int tc) const {
+bool Host::has_room(int tc, Protocol asker) {
   const EgressPort& p = *nic_;
-  return p.link_up() && !p.paused(tc) && p.queued_bytes(tc) < staging_limit_.count();
+  if (p.link_up() && !p.paused(tc) && p.queued_bytes(tc) < staging_limit_.count()) return true;
+  refused_ |= protocol_bit(asker);
+  return false;
 }
 
 void Host::send(Packet& p) {
@@ -18,7 +20,10 @@ void Host::send(Packet& p) {
     p.dscp = remark_.dscp;
     p.pcp = remark_.pcp;
   }
+  const uint8_t outer = sending_;
+  sending_ |= protocol_bit(p.protocol);
   nic_port().enqueue(p);
+  sending_ = outer;
 }
 
 void Host::send_pause(uint8_t enable, uint16_t quanta) {
@@ -71,15 +76,20 @@ void Host::set_slow_receiver(const SlowReceiverConfig& cfg) {
 }
 
 void Host::on_dequeue(PortIndex, Packet&) { notify_room(); }
-void Host::on_port_idle(PortIndex) { notify_room(); }
+void Host::on_port_ready(PortIndex) { notify_room(); }
 
-// Re-entrancy guard: a transport's send() can start a transmission, whose
-// dequeue would call back here while we are still iterating.
+// Tells the transports refused room since they were last told, except one
+// inside send() (the frame it hands over may start at once and report its
+// dequeue): that one is still in its loop, which returns early if re-entered,
+// so clearing its refusal now could strand a class it was refused; it stays
+// registered and hears the next call.
 void Host::notify_room() {
-  if (notifying_) return;
+  const uint8_t tell = refused_ & ~sending_;
+  if (notifying_ || tell == 0) return;
+  refused_ &= ~tell;
   notifying_ = true;
-  for (Transport* t : transports_) {
-    if (t != nullptr) t->on_room();
+  for (int i = 0; i < kMaxProtocols; ++i) {
+    if (((tell >> i) & 1) && transports_[i] != nullptr) transports_[i]->on_room();
   }
   notifying_ = false;
 }

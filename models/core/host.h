@@ -42,8 +42,12 @@ class Host final : public Node {
   Network& network() { return net_; }
   EgressPort& nic_port() { return *nic_; }
 
-  // True when class `tc` holds fewer bytes than the staging limit and is not paused.
-  bool has_room(int tc) const;
+  // True when class `tc` holds fewer bytes than the staging limit and is not
+  // paused. False also registers `asker`: its transport hears on_room() once
+  // room may have appeared (a frame of a class left the queue, a pause ended,
+  // the link came back). A transport that was not refused is told nothing,
+  // so a NIC refills on its own events (pacing, ACKs), not on every frame.
+  bool has_room(int tc, Protocol asker);
   void send(Packet& p);
   // Sends a PFC frame for the classes in `enable` with `quanta` (0 = XON).
   void send_pause(uint8_t enable, uint16_t quanta);
@@ -67,8 +71,7 @@ class Host final : public Node {
 
   void receive(Packet& p, PortIndex ingress) override;
   void on_dequeue(PortIndex port, Packet& p) override;
-  void on_port_idle(PortIndex port) override;
-  bool wants_port_idle() const override { return true; }
+  void on_port_ready(PortIndex port) override;
 
  protected:
   void on_port_added(EgressPort& p) override {
@@ -91,6 +94,8 @@ class Host final : public Node {
   Remark remark_;
   int64_t pauses_received_ = 0;
   bool notifying_ = false;
+  uint8_t sending_ = 0;  // protocol_bit()s of the transports inside send()
+  uint8_t refused_ = 0;  // protocol_bit()s refused room since they were last told
   std::unique_ptr<ReceivePipeline> rx_;
 };
 

@@ -28,14 +28,12 @@ class Node {
     (void)port;
     (void)p;
   }
-  // Port `port` is idle and may accept more (hosts refill): after a
-  // transmission, or when a pause ends or the link comes back.
-  virtual void on_port_idle(PortIndex port) { (void)port; }
-  // Whether this node's ports must tell on_port_idle at the end of every
-  // transmission (hosts refill their NIC queue then). A port whose owner does
-  // not ask schedules no transmission-done event when nothing waits behind
-  // the frame (EgressPort: the lazy end of transmission). Default: no.
-  virtual bool wants_port_idle() const { return false; }
+  // Port `port` may take frames it could not before: its wire went idle, a
+  // pause ended or was ignored, the link came back. Not at every end of a
+  // transmission: a port schedules that event only when a frame waits behind
+  // the one on the wire (EgressPort: the lazy end of transmission); a frame
+  // of a class that starts is told by on_dequeue. Default: nothing.
+  virtual void on_port_ready(PortIndex port) { (void)port; }
   // `p` is removed from a queue of `port` without being sent (link down,
   // watchdog drop); it is dropped right after. Default: as for a dequeue.
   virtual void on_discard(PortIndex port, Packet& p) { on_dequeue(port, p); }

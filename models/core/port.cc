@@ -18,7 +18,6 @@ EgressPort::EgressPort(Network& net, Node& owner, PortIndex index, sim::BitsPerS
       wire_overhead_(net.wire_overhead()),
       index_(index),
       peer_port_(peer_port),
-      eager_tx_done_(owner.wants_port_idle()),
       arrive_timer_(net.sim(), *this, kArrive),
       tx_timer_(net.sim(), *this, kTxDone),
       net_(net),
@@ -185,12 +184,12 @@ void EgressPort::start_tx(Packet& p, bool control) {
     propagate(f);
   }
   // (The dequeue hook may have armed it already, by queueing behind this frame.)
-  if (!tx_timer_.armed() && (eager_tx_done_ || queued())) tx_timer_.arm_at(busy_until_);
+  if (!tx_timer_.armed() && queued()) tx_timer_.arm_at(busy_until_);
 }
 
 void EgressPort::on_tx_done() {
   try_send();
-  if (!busy()) owner_.on_port_idle(index_);
+  if (!busy()) owner_.on_port_ready(index_);
 }
 
 void EgressPort::on_arrive() {
@@ -258,13 +257,13 @@ void EgressPort::apply_pause(const PendingPause& pp) {
 }
 
 // After anything that can make a class eligible again (pause over, pause
-// ignored, link back up): send if possible, and if the port is still idle,
-// tell the owner, whose transports may be waiting for room that an empty
-// queue would otherwise never announce.
+// ignored, link back up): send if possible, and tell the owner, whose
+// transports may be waiting for room in a class that was paused, whether the
+// wire is free or busy with another class (no dequeue of that class would
+// announce it).
 void EgressPort::kick() {
-  const bool was_free = !busy();
   service();
-  if (was_free && !busy()) owner_.on_port_idle(index_);
+  owner_.on_port_ready(index_);
 }
 
 void EgressPort::close_pause_interval(int tc, sim::Time end) {

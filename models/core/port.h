@@ -209,8 +209,7 @@ class EgressPort final : public sim::EventHandler {
   PortIndex index_;
   PortIndex peer_port_;
   std::array<bool, kNumClasses> ignore_pause_{};
-  bool dwrr_fresh_ = true;      // the current class has not yet received its quantum
-  bool eager_tx_done_ = false;  // the owner wants on_port_idle every time
+  bool dwrr_fresh_ = true;  // the current class has not yet received its quantum
   bool up_ = true;
   bool pause_watched_ = false;
   uint8_t pfc_enabled_ = 0xff;

@@ -136,7 +136,7 @@ void RoceNic::pump() {
     sent = false;
     const uint8_t mask = sched_.ready_mask();
     for (int tc = 0; tc < kNumClasses; ++tc) {
-      if (((mask >> tc) & 1) == 0 || !host_.has_room(tc)) continue;
+      if (((mask >> tc) & 1) == 0 || !host_.has_room(tc, Protocol::kRoce)) continue;
       serve(sched_.pop_ready(tc));
       sent = true;
     }

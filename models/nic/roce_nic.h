@@ -10,8 +10,9 @@
 // when it is served (a QP parked for its pacing time is also woken when a
 // DCQCN timer may raise R_C, so a rate increase shortens the wait). The
 // QpScheduler picks QPs round-robin per class and pushes packets into the
-// host port only while Host::has_room(class); Host::on_room refills. One
-// Timer wakes the NIC at the earliest pacing time.
+// host port only while Host::has_room(class); a class refused room is
+// refilled when the host calls on_room. One Timer wakes the NIC at the
+// earliest pacing time: a QP at line rate sends on that timer alone.
 //   Loss recovery is go-back-N: a NAK(e) or a retransmission timeout resends
 // from PSN e (resp. the oldest unacknowledged PSN). Every resent payload byte
 // is counted and reported with the completion: listener->flow_finished(id,

@@ -23,7 +23,7 @@ void TcpStack::pump() {
   pumping_ = true;
   for (int tc = 0; tc < kNumClasses; ++tc) {
     Ring<uint32_t>& q = ready_[tc];
-    while (!q.empty() && host_.has_room(tc)) {
+    while (!q.empty() && host_.has_room(tc, Protocol::kTcp)) {
       const uint32_t slot = q.pop_front();
       --ready_count_;
       TcpConnection& c = *conns_[slot];
@@ -84,7 +84,7 @@ void TcpStack::send_segment(TcpConnection& c) {
 // The owed ACK rides on a data segment if one can leave now, else goes alone.
 void TcpStack::send_ack_now(TcpConnection& c) {
   if (!c.rx.state().ack_pending) return;
-  if (c.tx.started() && c.tx.can_send() && host_.has_room(c.tc)) {
+  if (c.tx.started() && c.tx.can_send() && host_.has_room(c.tc, Protocol::kTcp)) {
     send_segment(c);
     schedule(c);
     return;

@@ -86,7 +86,7 @@ class Blaster final : public Transport {
 };
 
 inline void Blaster::on_room() {
-  while (spec_.count > 0 && host_.has_room(spec_.tc)) {
+  while (spec_.count > 0 && host_.has_room(spec_.tc, Protocol::kRoce)) {
     const int64_t span = spec_.max_size - spec_.min_size + 1;
     const int64_t size =
         spec_.min_size + static_cast<int64_t>(rng_.uniform_int(static_cast<uint64_t>(span)));
