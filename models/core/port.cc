@@ -199,6 +199,7 @@ void EgressPort::on_arrive() {
     peer_.receive(*p, peer_port_);
   }
   next_arrival_ = flight_.empty() ? nullptr : flight_.front().pkt;
+  next_flight_ = flight_.empty() ? nullptr : &flight_.front();
   if (!flight_.empty()) arrive_timer_.arm_at(flight_.front().arrival, flight_.front().key);
 }
 
@@ -343,6 +344,7 @@ void EgressPort::drop_all_in_flight() {
   while (!flight_.empty()) net_.drop(*flight_.pop_front().pkt, DropReason::kLinkDown, owner_);
   arrive_timer_.cancel();
   next_arrival_ = nullptr;
+  next_flight_ = nullptr;
   // A frame cut mid-transmission still holds the wire until its last bit
   // would have left (busy_until_ stays).
 }
@@ -385,6 +387,7 @@ void EgressPort::finalize_counters() {
 void EgressPort::prefetch(uint64_t tag) const {
   if (tag == kArrive) {
     __builtin_prefetch(next_arrival_);
+    __builtin_prefetch(next_flight_);
     __builtin_prefetch(&peer_);
   } else if (tag == kTxDone) {
     __builtin_prefetch(next_tx_);

@@ -145,18 +145,21 @@ class EgressPort final : public sim::EventHandler {
 
  private:
   enum Tag : uint64_t { kTxDone = 0, kArrive = 1, kApplyPause = 2, kResume = 3 };
-  // Prefetch hints, first among the members so they share the object's first
-  // cache line with the vtable pointer: the packet the next arrival delivers,
-  // and the one the next transmission likely sends. Only ever prefetched (a
-  // stale hint costs a useless prefetch, never a wrong result).
-  Packet* next_arrival_ = nullptr;
-  Packet* next_tx_ = nullptr;
-
   struct InFlight {
     sim::Time arrival;
     Packet* pkt;
     sim::EventKey key;  // of its arrival event, fixed when its transmission started
   };
+  // Prefetch hints, first among the members so they share the object's first
+  // cache line with the vtable pointer: the packet the next arrival delivers
+  // and its entry in flight_ (two frames to a line: the entry was written a
+  // whole propagation delay ago), and the packet the next transmission likely
+  // sends. Only ever prefetched (a stale hint costs a useless prefetch, never
+  // a wrong result).
+  Packet* next_arrival_ = nullptr;
+  const InFlight* next_flight_ = nullptr;
+  Packet* next_tx_ = nullptr;
+
   struct PendingPause {
     sim::Time apply_at;
     uint8_t enable;
@@ -181,6 +184,7 @@ class EgressPort final : public sim::EventHandler {
     if (!arrive_timer_.armed()) arrive_timer_.arm_at(f.arrival, f.key);
     if (flight_.empty()) next_arrival_ = f.pkt;
     flight_.push_back(f);
+    next_flight_ = &flight_.front();  // (the push may have moved it)
   }
   void apply_pause(const PendingPause& pp);
   void arm_resume();
