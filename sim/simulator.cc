@@ -72,8 +72,6 @@ void Simulator::push(Key k, EventHandler& handler, uint64_t tag) {
 Simulator::EventQueue::EventQueue() : head_(kBuckets, kNil), bits_(kBuckets / 64, 0) {}
 
 void Simulator::EventQueue::push(Key k, Time now) {
-  const uint32_t slot = key_slot(k);
-  if (slot >= nodes_.size()) nodes_.resize(std::max<size_t>(slot + 1, nodes_.size() * 2));
   if (++pushes_ == (uint64_t{1} << 16)) adapt(now);
   if (!place(k)) ++far_pushes_;
 }
@@ -120,7 +118,7 @@ uint32_t Simulator::EventQueue::scan() const {
 
 // Bucket b becomes the current run. A run still holding events (an event
 // from the far heap ran before them, and earlier events were scheduled after
-// it) goes back to its bucket's list first.
+// it) goes back to its bucket's chunks first.
 void Simulator::EventQueue::load(uint32_t b) {
   unload();
   take(b, run_);
@@ -207,14 +205,31 @@ void Simulator::EventQueue::adapt(Time now) {
   for (const Key k : keys) place(k);
 }
 
+// Onto the bucket's first chunk, or a new first chunk when that one is full.
 void Simulator::EventQueue::link(uint32_t b, Key k) {
-  const uint32_t slot = key_slot(k);
-  nodes_[slot] = Node{k, head_[b]};
-  head_[b] = slot;
+  uint32_t c = head_[b];
+  if (c == kNil || chunks_[c].count == Chunk::kKeys) {
+    if (free_chunks_.empty()) {
+      free_chunks_.push_back(static_cast<uint32_t>(chunks_.size()));
+      chunks_.emplace_back();
+    }
+    const uint32_t fresh = free_chunks_.back();
+    free_chunks_.pop_back();
+    chunks_[fresh].next = c;
+    chunks_[fresh].count = 0;
+    head_[b] = c = fresh;
+  }
+  Chunk& ch = chunks_[c];
+  ch.keys[ch.count++] = k;
 }
 
 void Simulator::EventQueue::take(uint32_t b, std::vector<Key>& out) {
-  for (uint32_t n = head_[b]; n != kNil; n = nodes_[n].next) out.push_back(nodes_[n].key);
+  for (uint32_t c = head_[b]; c != kNil;) {
+    const Chunk& ch = chunks_[c];
+    out.insert(out.end(), ch.keys, ch.keys + ch.count);
+    free_chunks_.push_back(c);
+    c = ch.next;
+  }
   head_[b] = kNil;
 }
 

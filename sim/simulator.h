@@ -239,13 +239,14 @@ class Simulator {
 
   // The pending events, popped in key order. A calendar (Brown 1988) of
   // 2^kBucketBits buckets, each 2^shift picoseconds wide, covers a window
-  // from the running event's time. An event in the window is put, unsorted,
-  // on its bucket's list (nodes by slot); a bitmap of non-empty buckets finds
-  // the next one, whose list is then sorted once into the current run (as a
-  // ladder queue does), from which events pop in key order; an event for the
-  // current bucket goes straight into its place in the run. An event beyond
-  // the window waits in the far heap; the earlier of the run's head and the
-  // heap's top runs next, so the order is the exact key order whatever the
+  // from the running event's time. An event in the window is appended,
+  // unsorted, to its bucket's chunks of seven keys (reading a bucket is a
+  // sequential scan of two lines per seven events, not a dependent load per
+  // event; chunks are recycled, so nothing is allocated after warm-up); a bitmap of non-empty
+  // buckets finds the next one, whose keys are then sorted once into the current run (as a ladder
+  // queue does), from which events pop in key order; an event for the current bucket goes straight
+  // into its place in the run. An event beyond the window waits in the far heap; the earlier of the
+  // run's head and the heap's top runs next, so the order is the exact key order whatever the
   // width. In a fabric nearly every event is a frame's end of transmission or
   // arrival, within a few microseconds of now: O(1) work per event instead of
   // log4(pending) levels of 16-byte keys. The width doubles when many events
@@ -268,10 +269,6 @@ class Simulator {
     static constexpr int kBucketBits = 14;
     static constexpr uint32_t kBuckets = 1u << kBucketBits;
     static constexpr uint32_t kNil = ~0u;
-    struct Node {
-      Key key;
-      uint32_t next;
-    };
     // The first non-empty bucket at or after the window's start (calendar
     // not empty), loaded as the current run.
     uint32_t first_bucket();
@@ -280,22 +277,32 @@ class Simulator {
     void unload();
     bool place(Key k);  // into the calendar (true) or, beyond its window, the far heap
     void insert(Key k);
-    void link(uint32_t b, Key k);                  // onto bucket b's list
-    void take(uint32_t b, std::vector<Key>& out);  // appends bucket b's list to out, empties it
     void adapt(Time now);
     int64_t abs_bucket(Key k) const { return static_cast<int64_t>(k >> kTimeShift) >> shift_; }
     uint32_t offset(uint32_t b) const {  // of bucket b from the window's start
       return (b - static_cast<uint32_t>(start_)) & (kBuckets - 1);
     }
 
-    std::vector<uint32_t> head_;  // by bucket: an unsorted list of nodes (slots), kNil if empty
-    std::vector<uint64_t> bits_;  // bit b: bucket b is not empty (its list or the run)
-    std::vector<Node> nodes_;     // by slot
-    std::vector<Key> run_;        // the current bucket's events, sorted, latest first
-    uint32_t run_bucket_ = kNil;  // the bucket run_ holds
-    KeyHeap far_;                 // beyond the window
-    int64_t start_ = 0;           // the window's first bucket (absolute)
-    int shift_ = 8;               // bucket width 2^shift ps
+    // Seven keys and the link to the bucket's next chunk: two 64-byte lines.
+    struct alignas(64) Chunk {
+      static constexpr uint32_t kKeys = 7;
+      Key keys[kKeys];
+      uint32_t next = kNil;
+      uint32_t count = 0;
+    };
+    static_assert(sizeof(Chunk) == 128);
+    void link(uint32_t b, Key k);                  // onto bucket b
+    void take(uint32_t b, std::vector<Key>& out);  // appends bucket b's keys to out, empties it
+
+    std::vector<uint32_t> head_;  // by bucket: its first chunk (the one filling), kNil if empty
+    std::vector<uint64_t> bits_;  // bit b: bucket b is not empty (its chunks or the run)
+    std::vector<Chunk> chunks_;
+    std::vector<uint32_t> free_chunks_;  // LIFO: a freed chunk is reused while warm
+    std::vector<Key> run_;               // the current bucket's events, sorted, latest first
+    uint32_t run_bucket_ = kNil;         // the bucket run_ holds
+    KeyHeap far_;                        // beyond the window
+    int64_t start_ = 0;                  // the window's first bucket (absolute)
+    int shift_ = 8;                      // bucket width 2^shift ps
     size_t cal_size_ = 0;
     uint32_t found_ = kNil;  // first_bucket() cache; kNil when stale
     Key top_ = 0;            // of the last top()
