@@ -2,33 +2,18 @@
 
 #include <gtest/gtest.h>
 
-#include <functional>
 #include <vector>
 
 #include "models/core/network.h"
 #include "models/core/node.h"
+#include "test/models/core/test_nodes.h"
 
 namespace xoff::models {
 namespace {
 using namespace sim::literals;
 
-// Consumes everything and records arrival times.
-class Sink final : public Node {
- public:
-  Sink(Network& net, NodeId id, std::string name) : Node(id, std::move(name)), net_(net) {}
-  void receive(Packet& p, PortIndex) override {
-    arrivals.push_back({net_.sim().now(), p.tc});
-    net_.consume(p);
-  }
-  struct Arrival {
-    sim::Time t;
-    int tc;
-  };
-  std::vector<Arrival> arrivals;
-
- private:
-  Network& net_;
-};
+using test::Script;
+using test::Sink;
 
 // A transport with `want` frames of `bytes` in class `tc` to send: it sends
 // while the host has room, and counts how often it is told of room.
@@ -68,20 +53,6 @@ class Stager final : public Transport {
   int tc_ = 0;
   int64_t bytes_ = 0;
   int want_ = 0;
-};
-
-class Script final : public sim::EventHandler {
- public:
-  explicit Script(sim::Simulator& sim) : sim_(sim) {}
-  void at(sim::Time t, std::function<void()> f) {
-    actions_.push_back(std::move(f));
-    sim_.schedule_at(t, *this, actions_.size() - 1);
-  }
-  void handle_event(uint64_t tag) override { actions_[tag](); }
-
- private:
-  sim::Simulator& sim_;
-  std::vector<std::function<void()>> actions_;
 };
 
 struct HostAndSink {

@@ -6,35 +6,13 @@
 
 #include "models/core/network.h"
 #include "models/core/node.h"
+#include "test/models/core/test_nodes.h"
 
 namespace xoff::models {
 namespace {
 using namespace sim::literals;
 
-// A node that consumes everything and records (arrival time, class, size).
-class Sink final : public Node {
- public:
-  Sink(Network& net, NodeId id, std::string name) : Node(id, std::move(name)), net_(net) {}
-  void receive(Packet& p, PortIndex) override {
-    if (p.kind == PacketKind::kPause) {
-      port(PortIndex(0)).receive_pause(p);
-    } else {
-      arrivals.push_back({net_.sim().now(), p.tc, p.size.count()});
-      bytes_by_class[p.tc] += p.size.count();
-    }
-    net_.consume(p);
-  }
-  struct Arrival {
-    sim::Time t;
-    int tc;
-    int64_t bytes;
-  };
-  std::vector<Arrival> arrivals;
-  std::array<int64_t, 8> bytes_by_class{};
-
- private:
-  Network& net_;
-};
+using test::Sink;
 
 struct TwoNodes {
   sim::Simulator sim;

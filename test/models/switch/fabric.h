@@ -11,6 +11,7 @@
 #include "models/core/network.h"
 #include "models/switch/switch.h"
 #include "sim/rng.h"
+#include "test/models/core/test_nodes.h"
 
 namespace xoff::models::test {
 
@@ -103,21 +104,6 @@ inline void Blaster::on_room() {
     host_.send(p);
   }
 }
-
-// Runs callbacks at given times (test scripting: pauses from a sink, link faults).
-class Script final : public sim::EventHandler {
- public:
-  explicit Script(sim::Simulator& sim) : sim_(sim) {}
-  void at(sim::Time t, std::function<void()> f) {
-    actions_.push_back(std::move(f));
-    sim_.schedule_at(t, *this, actions_.size() - 1);
-  }
-  void handle_event(uint64_t tag) override { actions_[tag](); }
-
- private:
-  sim::Simulator& sim_;
-  std::vector<std::function<void()>> actions_;
-};
 
 struct Fabric {
   sim::Simulator sim;
