@@ -69,13 +69,16 @@ class Timer final : public EventHandler {
     expiry_ = t;
   }
 
+  // 64 bytes, one line where the owner aligns it: the flags first (they fill
+  // the base's tail), the 16-byte id last.
+  bool armed_ = false;
+  bool resolved_ = false;  // stream taken from the owner (or given by run_as)
   Simulator& sim_;
   EventHandler& owner_;
   uint64_t kind_;
-  Simulator::EventId id_ = 0;
   Time expiry_ = Time::zero();
-  bool armed_ = false;
-  bool resolved_ = false;  // stream taken from the owner (or given by run_as)
+  Simulator::EventId id_ = 0;
 };
+static_assert(sizeof(Timer) == 64, "a timer is one cache line");
 
 }  // namespace xoff::sim

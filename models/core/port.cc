@@ -27,12 +27,16 @@ EgressPort::EgressPort(Network& net, Node& owner, PortIndex index, sim::BitsPerS
   XOFF_CHECK(rate.count() > 0, "port rate must be positive");
   set_stream(owner.sim_stream());
   arrive_timer_.run_as(peer.sim_stream());  // an arrival is the peer's event
+  set_scheduler(sched_);                    // the default's quanta
 }
 
 void EgressPort::set_scheduler(const SchedulerConfig& c) {
   sched_ = c;
   strict_mask_ = 0;
-  for (int tc = 0; tc < kNumClasses; ++tc) strict_mask_ |= sched_.strict[tc] ? 1u << tc : 0u;
+  for (int tc = 0; tc < kNumClasses; ++tc) {
+    strict_mask_ |= sched_.strict[tc] ? 1u << tc : 0u;
+    cls_[tc].quantum = static_cast<int64_t>(sched_.weight[tc]) * sched_.quantum_unit.count();
+  }
 }
 
 int64_t EgressPort::total_queued_bytes() const {
@@ -64,7 +68,7 @@ void EgressPort::enqueue(Packet& p) {
   cls_[p.tc].q.push_back(&p);
   nonempty_ |= 1u << p.tc;
   cls_[p.tc].bytes += p.size.count();
-  if (cls_[p.tc].bytes > counters_.peak_bytes[p.tc]) counters_.peak_bytes[p.tc] = cls_[p.tc].bytes;
+  if (cls_[p.tc].bytes > cls_[p.tc].peak_bytes) cls_[p.tc].peak_bytes = cls_[p.tc].bytes;
   service();
 }
 
@@ -133,7 +137,7 @@ int EgressPort::pick_dwrr() {
     const int tc = dwrr_next_;
     if ((eligible >> tc) & 1) {
       if (dwrr_fresh_) {
-        cls_[tc].deficit += static_cast<int64_t>(sched_.weight[tc]) * sched_.quantum_unit.count();
+        cls_[tc].deficit += cls_[tc].quantum;
         dwrr_fresh_ = false;
       }
       const int64_t head = cls_[tc].q.front()->size.count();
@@ -166,19 +170,19 @@ void EgressPort::start_tx(Packet& p, bool control) {
   } else {
     cls_[p.tc].bytes -= p.size.count();
     XOFF_CHECK(cls_[p.tc].bytes >= 0, "negative queue bytes");
-    ++counters_.tx_packets[p.tc];
-    counters_.tx_bytes[p.tc] += p.size.count();
+    ++cls_[p.tc].tx_packets;
+    cls_[p.tc].tx_bytes += p.size.count();
     cls_[p.tc].last_dequeue = sim_.now();
     owner_.on_dequeue(index_, p);
   }
-  if (tap_ != nullptr) [[unlikely]]
+  if (diverted_ && tap_ != nullptr) [[unlikely]]
     tap_->on_transmit(*this, p, sim_.now());
   // The arrival's place in the order is fixed now, by the sender, whether
   // its event is scheduled now (the link was empty) or when the frame ahead
   // of it arrives: so the receiving side can schedule it with the same key
   // when it runs in another process.
   const InFlight f{busy_until_ + delay_, &p, sim_.reserve_key()};
-  if (exit_ != nullptr) {
+  if (diverted_ && exit_ != nullptr) [[unlikely]] {
     exit_->frame_left(*this, p, f.arrival, f.key);
   } else {
     propagate(f);
@@ -243,7 +247,7 @@ void EgressPort::apply_pause(const PendingPause& pp) {
     if (pp.quanta[tc] == 0) {
       if (pause_open_[tc]) close_pause_interval(tc, sim_.now());
     } else {
-      if (!pause_open_[tc] && !ignore_pause_[tc]) {
+      if (!pause_open_[tc] && !((ignore_pause_ >> tc) & 1)) {
         pause_open_[tc] = true;
         pause_started_[tc] = sim_.now();
       }
@@ -314,8 +318,9 @@ void EgressPort::handle_event(uint64_t tag) {
 
 // paused_time counts only pauses in force: an ignored pause is not one.
 void EgressPort::set_ignore_pause(int tc, bool ignore) {
-  if (ignore_pause_[tc] == ignore) return;
-  ignore_pause_[tc] = ignore;
+  const uint8_t bit = static_cast<uint8_t>(1u << tc);
+  if (((ignore_pause_ & bit) != 0) == ignore) return;
+  ignore_pause_ = ignore ? ignore_pause_ | bit : ignore_pause_ & ~bit;
   if (ignore && pause_open_[tc])
     close_pause_interval(tc, std::min(sim_.now(), cls_[tc].paused_until));
   if (!ignore && cls_[tc].paused_until > sim_.now()) {

@@ -22,6 +22,7 @@
 //
 // Units: rate bit/s, delay and times in ps, sizes in bytes.
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <string>
 
@@ -100,7 +101,9 @@ class EgressPort final : public sim::EventHandler {
   int64_t flush_class(int tc, DropReason why);
 
   bool link_up() const { return up_; }
-  bool paused(int tc) const { return !ignore_pause_[tc] && sim_.now() < cls_[tc].paused_until; }
+  bool paused(int tc) const {
+    return !((ignore_pause_ >> tc) & 1) && sim_.now() < cls_[tc].paused_until;
+  }
   // Transmitting, or due to pick the next frame at the end of this instant's
   // transmission.
   bool busy() const { return tx_timer_.armed() || sim_.now() < busy_until_; }
@@ -120,16 +123,30 @@ class EgressPort final : public sim::EventHandler {
   Node& owner() const { return owner_; }
   Node& peer() const { return peer_; }
   PortIndex peer_port() const { return peer_port_; }
-  const PortCounters& counters() const { return counters_; }
-  PortCounters& counters() { return counters_; }  // owners add marks and pauses sent
+  // The counters as of now. (The per-class transmit counts and watermark live
+  // in the class's lines, where a hop touches them; these copy them out.)
+  const PortCounters& counters() const {
+    sync_counters();
+    return counters_;
+  }
+  PortCounters& counters() {  // owners add marks and pauses sent
+    sync_counters();
+    return counters_;
+  }
   // The pause watcher's mark: set when this port is listed in
   // Network::note_paused, cleared by the watcher when it drops the port.
   bool pause_watched() const { return pause_watched_; }
   void set_pause_watched(bool w) { pause_watched_ = w; }
   // A capture of what this port transmits, or null (off).
-  void set_tap(PacketTap* t) { tap_ = t; }
+  void set_tap(PacketTap* t) {
+    tap_ = t;
+    diverted_ = tap_ != nullptr || exit_ != nullptr;
+  }
   // Frames leave through `e` instead of propagating here (null: here).
-  void set_exit(FrameExit* e) { exit_ = e; }
+  void set_exit(FrameExit* e) {
+    exit_ = e;
+    diverted_ = tap_ != nullptr || exit_ != nullptr;
+  }
   // The far end of a partitioned link: a frame that left this port in another
   // part, propagating to the peer (simulated here), which receives it at
   // `arrival`, ordered by `key`, exactly as if it had left here. Frames of one
@@ -192,10 +209,10 @@ class EgressPort final : public sim::EventHandler {
   void close_pause_interval(int tc, sim::Time end);
   void drop_all_in_flight();
 
-  // The members a hop touches come first, in the order of their 64-byte
-  // lines (after the vtable and the two hints above); the per-class state is
-  // one line per class; what only pauses, faults and the end of a run touch
-  // comes last.
+  // The members a hop touches come first, in three 64-byte lines (after the
+  // vtable and the hints above), then its two timers, a line each; the
+  // per-class state is a pair of lines per class; what only pauses, faults,
+  // captures and the end of a run touch comes last.
   sim::Time busy_until_ = sim::Time::zero();  // the last bit of the frame on the wire
   sim::Simulator& sim_;
   Node& owner_;
@@ -212,28 +229,43 @@ class EgressPort final : public sim::EventHandler {
   int dwrr_next_ = 0;         // class whose turn it is in the DWRR round
   PortIndex index_;
   PortIndex peer_port_;
-  std::array<bool, kNumClasses> ignore_pause_{};
+  uint8_t ignore_pause_ = 0;  // bit c: class c ignores pauses (watchdog)
+  uint8_t pfc_enabled_ = 0xff;
   bool dwrr_fresh_ = true;  // the current class has not yet received its quantum
   bool up_ = true;
   bool pause_watched_ = false;
-  uint8_t pfc_enabled_ = 0xff;
-  PacketTap* tap_ = nullptr;
-  FrameExit* exit_ = nullptr;
-  sim::Timer arrive_timer_;  // at the head of flight_
-  sim::Timer tx_timer_;      // at busy_until_, when something is to be done then
+  bool diverted_ = false;                // a tap or an exit is set
+  alignas(64) sim::Timer arrive_timer_;  // at the head of flight_
+  alignas(64) sim::Timer tx_timer_;      // at busy_until_, when something is to be done then
 
-  // What a hop touches of its class, in one 64-byte line.
-  struct alignas(64) ClassQueue {
+  // What a hop touches of its class, in one 128-byte pair of lines (a
+  // processor's adjacent-line prefetch fetches both): the queue, then what
+  // a transmission counts.
+  struct alignas(128) ClassQueue {
     Ring<Packet*> q;
     int64_t bytes = 0;
     int64_t deficit = 0;
     sim::Time paused_until;
     sim::Time last_dequeue;
+    // Second line.
+    int64_t quantum = 0;  // DWRR credit per turn: weight x quantum unit
+    int64_t tx_packets = 0;
+    int64_t tx_bytes = 0;
+    int64_t peak_bytes = 0;
   };
-  static_assert(sizeof(ClassQueue) == 64);
+  static_assert(sizeof(ClassQueue) == 128 && offsetof(ClassQueue, quantum) == 64);
+  void sync_counters() const {
+    for (int tc = 0; tc < kNumClasses; ++tc) {
+      counters_.tx_packets[tc] = cls_[tc].tx_packets;
+      counters_.tx_bytes[tc] = cls_[tc].tx_bytes;
+      counters_.peak_bytes[tc] = cls_[tc].peak_bytes;
+    }
+  }
   std::array<ClassQueue, kNumClasses> cls_;
 
   Network& net_;
+  PacketTap* tap_ = nullptr;
+  FrameExit* exit_ = nullptr;
   sim::BitsPerSecond rate_;
   sim::Duration response_delay_ = sim::Duration::zero();
   SchedulerConfig sched_;
@@ -244,7 +276,7 @@ class EgressPort final : public sim::EventHandler {
   Ring<PendingPause> pending_pauses_;
   sim::Timer pause_timer_;
   sim::Time last_down_ = sim::Time::zero() - sim::Duration::ps(1);  // never yet
-  PortCounters counters_;
+  mutable PortCounters counters_;  // tx_packets, tx_bytes, peak_bytes: copies of cls_'s
 };
 
 }  // namespace xoff::models
