@@ -34,7 +34,7 @@ void Host::send_pause(uint8_t enable, uint16_t quanta) {
   for (int tc = 0; tc < kNumClasses; ++tc) {
     if ((enable >> tc) & 1) {
       f.pause_quanta[tc] = quanta;
-      if (quanta > 0) ++nic_port().counters().pause_sent[tc];
+      if (quanta > 0) nic_port().count_pause_sent(tc);
       net_.recorder().pfc_event(
           PfcEventRecord{net_.sim().now(), name(), 0, static_cast<uint8_t>(tc), true, quanta});
     }

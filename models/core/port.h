@@ -129,10 +129,10 @@ class EgressPort final : public sim::EventHandler {
     sync_counters();
     return counters_;
   }
-  PortCounters& counters() {  // owners add marks and pauses sent
-    sync_counters();
-    return counters_;
-  }
+  // The owner counts what it does through this port.
+  void count_pause_sent(int tc) { ++counters_.pause_sent[tc]; }
+  void count_ecn_mark(int tc) { ++counters_.ecn_marked[tc]; }
+  void count_drop(int tc) { ++counters_.dropped[tc]; }  // dropped before it was queued here
   // The pause watcher's mark: set when this port is listed in
   // Network::note_paused, cleared by the watcher when it drops the port.
   bool pause_watched() const { return pause_watched_; }

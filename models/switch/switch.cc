@@ -197,7 +197,7 @@ void Switch::mark_ecn(EgressPort& q, Packet& p) {
   if (!p.ecn_capable || p.ce) return;
   if (ecn_.decide(p.tc, q.queued_bytes(p.tc), host_port_[q.index().value()])) {
     p.ce = true;
-    ++q.counters().ecn_marked[p.tc];
+    q.count_ecn_mark(p.tc);
   }
 }
 
@@ -214,7 +214,7 @@ void Switch::receive_pause(Packet& p, PortIndex ingress) {
 }
 
 void Switch::drop(Packet& p, DropReason why, EgressPort* queue) {
-  if (queue != nullptr) ++queue->counters().dropped[p.tc];
+  if (queue != nullptr) queue->count_drop(p.tc);
   net_.drop(p, why, *this);
 }
 
