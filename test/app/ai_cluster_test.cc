@@ -3,6 +3,7 @@
 // workloads from files (xoff's format and ASTRA-sim's DATA text), with their
 // errors at file:line:col.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -41,7 +42,8 @@ class AiClusterTest : public ::testing::Test {
   void SetUp() override {
     dir_ =
         fs::temp_directory_path() /
-        ("xoff_ai_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+        ("xoff_ai_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) +
+         "_" + std::to_string(getpid()));
     fs::remove_all(dir_);
     fs::create_directories(dir_);
   }

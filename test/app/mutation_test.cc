@@ -6,12 +6,14 @@
 // bounded number of events without an abort. A crash or an abort fails the
 // test; the failing mutant is printed first so it can be reproduced.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <string>
 
 #include "app/config/error.h"
 #include "app/run/runner.h"
@@ -96,7 +98,9 @@ std::string mutate(std::vector<std::string>& lines, sim::Rng& rng) {
 }
 
 TEST(ScenarioMutants, EveryMutantLoadsOrIsRefusedWithAPositionAndRunsWithoutAbort) {
-  const fs::path dir = fs::temp_directory_path() / "xoff_mutants";
+  // Per process: two test runs on one machine (a clone's CI beside a
+  // working tree's) must not remove each other's mutants.
+  const fs::path dir = fs::temp_directory_path() / ("xoff_mutants_" + std::to_string(getpid()));
   fs::remove_all(dir);
   fs::create_directories(dir / "cdf");
   const fs::path src = fs::path(XOFF_SOURCE_DIR) / "scenarios";
