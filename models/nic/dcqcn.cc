@@ -43,7 +43,7 @@ DcqcnParams DcqcnParams::nic_like() {
 }
 
 DcqcnRateControl::DcqcnRateControl(const DcqcnParams& p, sim::BitsPerSecond line_rate)
-    : p_(p), line_(line_rate) {
+    : p_(&p), line_(line_rate) {
   XOFF_CHECK(line_rate.count() > 0, "DCQCN line rate must be positive");
   XOFF_CHECK(p.g > 0 && p.g <= 1, "DCQCN g must be in (0, 1]");
   XOFF_CHECK(p.initial_alpha >= 0 && p.initial_alpha <= 1, "DCQCN initial alpha must be in [0, 1]");
@@ -64,30 +64,30 @@ DcqcnRateControl::DcqcnRateControl(const DcqcnParams& p, sim::BitsPerSecond line
 
 double DcqcnRateControl::alpha_at(sim::Time now) const {
   if ((!s_.ever_cut && !s_.first_pending) || now <= s_.alpha_anchor) return s_.alpha;
-  const int64_t periods = (now - s_.alpha_anchor) / p_.alpha_period;
-  return s_.alpha * std::pow(1.0 - p_.g, static_cast<double>(periods));
+  const int64_t periods = (now - s_.alpha_anchor) / p_->alpha_period;
+  return s_.alpha * std::pow(1.0 - p_->g, static_cast<double>(periods));
 }
 
 void DcqcnRateControl::on_cnp(sim::Time now) {
-  if (!p_.enabled) return;
+  if (!p_->enabled) return;
   advance(now);
   ++s_.cnps;
-  if (!s_.ever_cut && p_.first_cut_waits && p_.min_cut_interval > sim::Duration::zero()) {
+  if (!s_.ever_cut && p_->first_cut_waits && p_->min_cut_interval > sim::Duration::zero()) {
     if (s_.first_pending) return;  // its cut is already due
     // The limiter starts now (rate_on_first_cnp) with α = initial_alpha; the
     // cut comes at the first decrease check, min_cut_interval from now.
     s_.first_pending = true;
     s_.alpha_anchor = now;
     s_.current = sim::BitsPerSecond(
-        std::llround(static_cast<double>(s_.current.count()) * p_.rate_on_first_cnp));
+        std::llround(static_cast<double>(s_.current.count()) * p_->rate_on_first_cnp));
     s_.target = s_.current;
     clamp();
     s_.last_cut = now;
     s_.cut_pending = true;
     return;
   }
-  const bool too_soon = s_.ever_cut && p_.min_cut_interval > sim::Duration::zero() &&
-                        now < s_.last_cut + p_.min_cut_interval;
+  const bool too_soon = s_.ever_cut && p_->min_cut_interval > sim::Duration::zero() &&
+                        now < s_.last_cut + p_->min_cut_interval;
   if (too_soon) {
     s_.cut_pending = true;
   } else {
@@ -96,12 +96,12 @@ void DcqcnRateControl::on_cnp(sim::Time now) {
 }
 
 void DcqcnRateControl::on_bytes_sent(sim::Time now, sim::Bytes b) {
-  if (!p_.enabled) return;
+  if (!p_->enabled) return;
   advance(now);
-  if (!s_.increasing || p_.byte_counter.count() == 0) return;
+  if (!s_.increasing || p_->byte_counter.count() == 0) return;
   s_.byte_acc += b;
-  while (s_.increasing && s_.byte_acc >= p_.byte_counter) {
-    s_.byte_acc -= p_.byte_counter;
+  while (s_.increasing && s_.byte_acc >= p_->byte_counter) {
+    s_.byte_acc -= p_->byte_counter;
     ++s_.b_stage;
     increase_event();
   }
@@ -109,22 +109,22 @@ void DcqcnRateControl::on_bytes_sent(sim::Time now, sim::Bytes b) {
 
 sim::Time DcqcnRateControl::next_timer_expiry() const {
   if (!s_.increasing) return sim::Time::max();
-  return s_.timer_anchor + p_.rate_timer * (s_.timer_expiries + 1);
+  return s_.timer_anchor + p_->rate_timer * (s_.timer_expiries + 1);
 }
 
 sim::Time DcqcnRateControl::next_change() const {
-  if (!p_.enabled) return sim::Time::max();
-  const sim::Time cut_at = s_.cut_pending ? s_.last_cut + p_.min_cut_interval : sim::Time::max();
+  if (!p_->enabled) return sim::Time::max();
+  const sim::Time cut_at = s_.cut_pending ? s_.last_cut + p_->min_cut_interval : sim::Time::max();
   return std::min(next_timer_expiry(), cut_at);
 }
 
 // Replays, in time order, the rate-timer expiries and the coalesced cut that
 // fall at or before `now`. A cut restarts the timer, so it is re-read each turn.
 void DcqcnRateControl::advance(sim::Time now) {
-  if (!p_.enabled) return;
+  if (!p_->enabled) return;
   for (;;) {
     const sim::Time timer_at = next_timer_expiry();
-    const sim::Time cut_at = s_.cut_pending ? s_.last_cut + p_.min_cut_interval : sim::Time::max();
+    const sim::Time cut_at = s_.cut_pending ? s_.last_cut + p_->min_cut_interval : sim::Time::max();
     if (std::min(timer_at, cut_at) > now) return;
     if (cut_at <= timer_at) {
       s_.cut_pending = false;
@@ -140,16 +140,16 @@ void DcqcnRateControl::advance(sim::Time now) {
 void DcqcnRateControl::cut(sim::Time at) {
   const double a = alpha_at(at);
   // The rate limiter's first rate (set at the first CNP already when the cut waited).
-  if (!s_.ever_cut && !s_.first_pending && p_.rate_on_first_cnp < 1.0) {
+  if (!s_.ever_cut && !s_.first_pending && p_->rate_on_first_cnp < 1.0) {
     s_.current = sim::BitsPerSecond(
-        std::llround(static_cast<double>(s_.current.count()) * p_.rate_on_first_cnp));
+        std::llround(static_cast<double>(s_.current.count()) * p_->rate_on_first_cnp));
     clamp();
   }
-  if (p_.clamp_target_always || s_.t_stage > 0 || !s_.ever_cut) s_.target = s_.current;
-  const double factor = std::max(1.0 - a / 2.0, p_.min_decrease_factor);
+  if (p_->clamp_target_always || s_.t_stage > 0 || !s_.ever_cut) s_.target = s_.current;
+  const double factor = std::max(1.0 - a / 2.0, p_->min_decrease_factor);
   const double cut_rate = static_cast<double>(s_.current.count()) * factor;
   s_.current = sim::BitsPerSecond(std::llround(cut_rate));
-  s_.alpha = (1.0 - p_.g) * a + p_.g;
+  s_.alpha = (1.0 - p_->g) * a + p_->g;
   s_.alpha_anchor = at;
   s_.timer_anchor = at;
   s_.timer_expiries = 0;
@@ -165,10 +165,10 @@ void DcqcnRateControl::cut(sim::Time at) {
 }
 
 void DcqcnRateControl::increase_event() {
-  const int f = p_.fast_recovery_stages;
+  const int f = p_->fast_recovery_stages;
   int hi = std::max(s_.t_stage, s_.b_stage);
   int lo = std::min(s_.t_stage, s_.b_stage);
-  if (p_.byte_counter.count() == 0) {
+  if (p_->byte_counter.count() == 0) {
     // Timer only: stage T = 1..F fast recovery, F + 1 additive, then hyper
     // (the HPCC model's 0-based stage s = T - 1: < F, == F, > F).
     hi = s_.t_stage;
@@ -178,9 +178,9 @@ void DcqcnRateControl::increase_event() {
   if (hi <= f) {
     // fast recovery: R_T unchanged
   } else if (lo > f) {
-    target += (p_.hyper_linear ? static_cast<int64_t>(lo - f) : 1) * p_.rate_hai.count();
+    target += (p_->hyper_linear ? static_cast<int64_t>(lo - f) : 1) * p_->rate_hai.count();
   } else {
-    target += p_.rate_ai.count();
+    target += p_->rate_ai.count();
   }
   target = std::min(target, line_.count());
   // Rounded up, so R_C reaches R_T instead of stalling one bit/s below it.
@@ -193,7 +193,7 @@ void DcqcnRateControl::increase_event() {
 
 void DcqcnRateControl::clamp() {
   if (s_.current > line_) s_.current = line_;
-  if (s_.current < p_.min_rate) s_.current = p_.min_rate;
+  if (s_.current < p_->min_rate) s_.current = p_->min_rate;
   if (s_.target > line_) s_.target = line_;
   if (s_.target < s_.current) s_.target = s_.current;
 }

@@ -131,7 +131,10 @@ struct DcqcnState {
 class DcqcnRateControl {
  public:
   DcqcnRateControl() = default;
+  // Refers to `p`, which must outlive it (a NIC's configuration: one copy for
+  // all its QPs, not one per QP in the line a send reads).
   DcqcnRateControl(const DcqcnParams& p, sim::BitsPerSecond line_rate);
+  DcqcnRateControl(DcqcnParams&&, sim::BitsPerSecond) = delete;
 
   // A CNP for this QP arrived at `now`.
   void on_cnp(sim::Time now);
@@ -158,7 +161,7 @@ class DcqcnRateControl {
   void clamp();
   sim::Time next_timer_expiry() const;
 
-  DcqcnParams p_;
+  const DcqcnParams* p_ = nullptr;
   sim::BitsPerSecond line_;
   DcqcnState s_;
 };

@@ -16,7 +16,8 @@ const sim::BitsPerSecond kLine = 100_Gbps;
 sim::Time at(sim::Duration d) { return sim::Time::zero() + d; }
 
 TEST(DcqcnRateControl, StartsAtLineRateWithInitialAlpha) {
-  DcqcnRateControl cc(DcqcnParams::paper(), kLine);
+  const DcqcnParams paper = DcqcnParams::paper();
+  DcqcnRateControl cc(paper, kLine);
   EXPECT_EQ(cc.rate(), kLine);
   EXPECT_EQ(cc.target(), kLine);
   EXPECT_DOUBLE_EQ(cc.alpha_at(at(1_ms)), 1.0);  // no alpha timer before the first CNP
@@ -25,7 +26,8 @@ TEST(DcqcnRateControl, StartsAtLineRateWithInitialAlpha) {
 }
 
 TEST(DcqcnRateControl, FirstCnpHalvesRateWhenAlphaIsOne) {
-  DcqcnRateControl cc(DcqcnParams::paper(), kLine);
+  const DcqcnParams paper = DcqcnParams::paper();
+  DcqcnRateControl cc(paper, kLine);
   cc.on_cnp(at(10_us));
   // R_T = 100G; R_C = 100G * (1 - 1/2) = 50G; alpha = (1 - g) * 1 + g = 1.
   EXPECT_EQ(cc.rate().count(), 50 * kG);
@@ -336,7 +338,8 @@ TEST(DcqcnRateControl, MinimumDecreaseFactorBoundsOneCut) {
   DcqcnRateControl cc(p, kLine);
   cc.on_cnp(at(10_us));
   EXPECT_EQ(cc.rate().count(), 80 * kG);
-  DcqcnRateControl plain(DcqcnParams::paper(), kLine);
+  const DcqcnParams paper = DcqcnParams::paper();
+  DcqcnRateControl plain(paper, kLine);
   plain.on_cnp(at(10_us));
   EXPECT_EQ(plain.rate().count(), 50 * kG);
 }
