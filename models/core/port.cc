@@ -65,10 +65,25 @@ void EgressPort::enqueue(Packet& p) {
     return;
   }
   p.enqueued = sim_.now();
-  cls_[p.tc].q.push_back(&p);
+  ClassQueue& c = cls_[p.tc];
+  c.bytes += p.size.count();
+  if (c.bytes > c.peak_bytes) c.peak_bytes = c.bytes;
+  // Nothing queued, the wire free and no end of transmission pending: the
+  // frame is the one pick() would choose, so it starts without passing
+  // through the ring (a cold line on a large fabric), leaving the scheduler
+  // as pick() would: a DWRR class takes the turn with a fresh quantum that
+  // its emptying queue then forfeits.
+  if (nonempty_ == 0 && control_.empty() && up_ && !tx_timer_.armed() &&
+      sim_.now() >= busy_until_ && !paused(p.tc)) {
+    if (((strict_mask_ >> p.tc) & 1) == 0) {
+      dwrr_next_ = p.tc;
+      dwrr_fresh_ = false;
+    }
+    start_tx(p, false);
+    return;
+  }
+  c.q.push_back(&p);
   nonempty_ |= 1u << p.tc;
-  cls_[p.tc].bytes += p.size.count();
-  if (cls_[p.tc].bytes > cls_[p.tc].peak_bytes) cls_[p.tc].peak_bytes = cls_[p.tc].bytes;
   service();
 }
 
