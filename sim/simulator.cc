@@ -209,12 +209,14 @@ void Simulator::EventQueue::adapt(Time now) {
 void Simulator::EventQueue::link(uint32_t b, Key k) {
   uint32_t c = head_[b];
   if (c == kNil || chunks_[c].count == Chunk::kKeys) {
+    uint32_t fresh = 0;
     if (free_chunks_.empty()) {
-      free_chunks_.push_back(static_cast<uint32_t>(chunks_.size()));
+      fresh = static_cast<uint32_t>(chunks_.size());
       chunks_.emplace_back();
+    } else {
+      fresh = free_chunks_.back();
+      free_chunks_.pop_back();
     }
-    const uint32_t fresh = free_chunks_.back();
-    free_chunks_.pop_back();
     chunks_[fresh].next = c;
     chunks_[fresh].count = 0;
     head_[b] = c = fresh;

@@ -242,16 +242,18 @@ class Simulator {
   // from the running event's time. An event in the window is appended,
   // unsorted, to its bucket's chunks of seven keys (reading a bucket is a
   // sequential scan of two lines per seven events, not a dependent load per
-  // event; chunks are recycled, so nothing is allocated after warm-up); a bitmap of non-empty
-  // buckets finds the next one, whose keys are then sorted once into the current run (as a ladder
-  // queue does), from which events pop in key order; an event for the current bucket goes straight
-  // into its place in the run. An event beyond the window waits in the far heap; the earlier of the
-  // run's head and the heap's top runs next, so the order is the exact key order whatever the
-  // width. In a fabric nearly every event is a frame's end of transmission or
-  // arrival, within a few microseconds of now: O(1) work per event instead of
-  // log4(pending) levels of 16-byte keys. The width doubles when many events
-  // fall beyond the window, and halves when runs of events at different
-  // times are long while few fall beyond it.
+  // event; chunks are recycled, so nothing is allocated after warm-up). A
+  // bitmap of non-empty buckets finds the next one, whose keys are then
+  // sorted once into the current run (as a ladder queue does), from which
+  // events pop in key order; an event for the current bucket goes straight
+  // into its place in the run. An event beyond the window waits in the far
+  // heap; the earlier of the run's head and the heap's top runs next, so the
+  // order is the exact key order whatever the width. In a fabric nearly every
+  // event is a frame's end of transmission or arrival, within a few
+  // microseconds of now: O(1) work per event instead of log4(pending) levels
+  // of 16-byte keys. The width doubles when many events fall beyond the
+  // window, and halves when runs of events at different times are long while
+  // few fall beyond it.
   class EventQueue {
    public:
     EventQueue();

@@ -73,8 +73,7 @@ void EgressPort::enqueue(Packet& p) {
   // through the ring (a cold line on a large fabric), leaving the scheduler
   // as pick() would: a DWRR class takes the turn with a fresh quantum that
   // its emptying queue then forfeits.
-  if (nonempty_ == 0 && control_.empty() && up_ && !tx_timer_.armed() &&
-      sim_.now() >= busy_until_ && !paused(p.tc)) {
+  if (!queued() && !busy() && !paused(p.tc)) {
     if (((strict_mask_ >> p.tc) & 1) == 0) {
       dwrr_next_ = p.tc;
       dwrr_fresh_ = false;
