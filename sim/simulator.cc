@@ -55,26 +55,30 @@ void Simulator::set_local_streams(std::vector<bool> local) {
   local_.assign(local.begin(), local.end());
 }
 
+// The hot path of every schedule: a free slot, then the key onto its bucket's
+// filling chunk. Written as one function (the bucket, chunk and bitmap steps
+// inlined) so that a schedule costs one call; the rare cases (a new chunk, an
+// event for the bucket being run, beyond the window, time to adapt) are out of
+// line.
 void Simulator::push(Key k, EventHandler& handler, uint64_t tag) {
   uint32_t slot = 0;
-  if (!free_slots_.empty()) {
+  if (!free_slots_.empty()) [[likely]] {
     slot = free_slots_.back();
     free_slots_.pop_back();
     slots_[slot] = Payload{&handler, tag};
   } else {
-    XOFF_CHECK(slots_.size() < (size_t{1} << kSlotBits), "more than 2^24 events pending");
-    slot = static_cast<uint32_t>(slots_.size());
-    slots_.push_back(Payload{&handler, tag});
+    slot = new_slot(handler, tag);
   }
   queue_.push(k | slot, now_);
 }
 
-Simulator::EventQueue::EventQueue() : head_(kBuckets, kNil), bits_(kBuckets / 64, 0) {}
-
-void Simulator::EventQueue::push(Key k, Time now) {
-  if (++pushes_ == (uint64_t{1} << 16)) adapt(now);
-  if (!place(k)) ++far_pushes_;
+uint32_t Simulator::new_slot(EventHandler& handler, uint64_t tag) {
+  XOFF_CHECK(slots_.size() < (size_t{1} << kSlotBits), "more than 2^24 events pending");
+  slots_.push_back(Payload{&handler, tag});
+  return static_cast<uint32_t>(slots_.size() - 1);
 }
+
+Simulator::EventQueue::EventQueue() : head_(kBuckets, kNil), bits_(kBuckets / 64, 0) {}
 
 bool Simulator::EventQueue::place(Key k) {
   if (abs_bucket(k) - start_ >= static_cast<int64_t>(kBuckets)) {
@@ -85,16 +89,8 @@ bool Simulator::EventQueue::place(Key k) {
   return true;
 }
 
-void Simulator::EventQueue::insert(Key k) {
-  const uint32_t b = static_cast<uint32_t>(abs_bucket(k)) & (kBuckets - 1);
-  ++cal_size_;
-  if (b == run_bucket_) {  // into its place in the current run (latest first)
-    run_.insert(std::upper_bound(run_.begin(), run_.end(), k, std::greater<Key>()), k);
-    return;
-  }
-  link(b, k);
-  bits_[b / 64] |= uint64_t{1} << (b % 64);
-  if (found_ != kNil && offset(b) < offset(found_)) found_ = b;
+void Simulator::EventQueue::insert_run(Key k) {
+  run_.insert(std::upper_bound(run_.begin(), run_.end(), k, std::greater<Key>()), k);
 }
 
 uint32_t Simulator::EventQueue::first_bucket() {
@@ -205,30 +201,27 @@ void Simulator::EventQueue::adapt(Time now) {
   for (const Key k : keys) place(k);
 }
 
-// Onto the bucket's first chunk, or a new first chunk when that one is full.
-void Simulator::EventQueue::link(uint32_t b, Key k) {
-  uint32_t c = head_[b];
-  if (c == kNil || chunks_[c].count == Chunk::kKeys) {
-    uint32_t fresh = 0;
-    if (free_chunks_.empty()) {
-      fresh = static_cast<uint32_t>(chunks_.size());
-      chunks_.emplace_back();
-    } else {
-      fresh = free_chunks_.back();
-      free_chunks_.pop_back();
-    }
-    chunks_[fresh].next = c;
-    chunks_[fresh].count = 0;
-    head_[b] = c = fresh;
+// A new first chunk for bucket b (its first one is full, or it has none).
+uint32_t Simulator::EventQueue::new_chunk(uint32_t b) {
+  uint32_t fresh = 0;
+  if (free_chunks_.empty()) {
+    fresh = static_cast<uint32_t>(chunks_.size());
+    chunks_.emplace_back();
+  } else {
+    fresh = free_chunks_.back();
+    free_chunks_.pop_back();
   }
-  Chunk& ch = chunks_[c];
-  ch.keys[ch.count++] = k;
+  chunks_[fresh].next = head_[b];
+  chunks_[fresh].count = 0;
+  head_[b] = fresh;
+  return fresh;
 }
 
 void Simulator::EventQueue::take(uint32_t b, std::vector<Key>& out) {
   for (uint32_t c = head_[b]; c != kNil;) {
     const Chunk& ch = chunks_[c];
-    out.insert(out.end(), ch.keys, ch.keys + ch.count);
+    // A few keys (under three per bucket in a fabric): a loop, not a memmove.
+    for (uint32_t i = 0; i < ch.count; ++i) out.push_back(ch.keys[i]);
     free_chunks_.push_back(c);
     c = ch.next;
   }

@@ -260,7 +260,16 @@ class Simulator {
     size_t size() const { return cal_size_ + far_.size(); }
     bool empty() const { return size() == 0; }
     // `k` carries its slot (key_slot); `now` is the running event's time.
-    void push(Key k, Time now);
+    void push(Key k, Time now) {
+      if (++pushes_ == (uint64_t{1} << 16)) [[unlikely]]
+        adapt(now);
+      if (abs_bucket(k) - start_ >= static_cast<int64_t>(kBuckets)) [[unlikely]] {
+        far_.push(k);
+        ++far_pushes_;
+        return;
+      }
+      insert(k);
+    }
     Key top();      // the earliest; the queue must not be empty
     Key pop_top();  // the top; call right after top(), with nothing pushed since
     // The key most likely to run right after the top (for prefetching), or
@@ -278,7 +287,19 @@ class Simulator {
     void load(uint32_t b);
     void unload();
     bool place(Key k);  // into the calendar (true) or, beyond its window, the far heap
-    void insert(Key k);
+    // Into the calendar (k within the window).
+    void insert(Key k) {
+      const uint32_t b = static_cast<uint32_t>(abs_bucket(k)) & (kBuckets - 1);
+      ++cal_size_;
+      if (b == run_bucket_) [[unlikely]] {  // into its place in the current run
+        insert_run(k);
+        return;
+      }
+      link(b, k);
+      bits_[b / 64] |= uint64_t{1} << (b % 64);
+      if (found_ != kNil && offset(b) < offset(found_)) found_ = b;
+    }
+    void insert_run(Key k);  // into the current run, latest first
     void adapt(Time now);
     int64_t abs_bucket(Key k) const { return static_cast<int64_t>(k >> kTimeShift) >> shift_; }
     uint32_t offset(uint32_t b) const {  // of bucket b from the window's start
@@ -293,7 +314,16 @@ class Simulator {
       uint32_t count = 0;
     };
     static_assert(sizeof(Chunk) == 128);
-    void link(uint32_t b, Key k);                  // onto bucket b
+    // Onto bucket b's first chunk, or a new first chunk when that one is full.
+    void link(uint32_t b, Key k) {
+      uint32_t c = head_[b];
+      if (c == kNil || chunks_[c].count == Chunk::kKeys) [[unlikely]]
+        c = new_chunk(b);
+      Chunk& ch = chunks_[c];
+      ch.keys[ch.count++] = k;
+    }
+    uint32_t new_chunk(uint32_t b);
+
     void take(uint32_t b, std::vector<Key>& out);  // appends bucket b's keys to out, empties it
 
     std::vector<uint32_t> head_;  // by bucket: its first chunk (the one filling), kNil if empty
@@ -322,6 +352,7 @@ class Simulator {
   // or onto another part's stream.
   EventId schedule_checked(Time t, EventHandler& handler, uint64_t tag, Key k);
   void push(Key k, EventHandler& handler, uint64_t tag);
+  uint32_t new_slot(EventHandler& handler, uint64_t tag);
   void fold(Time t, StreamId origin, const Payload& p);
 
   mutable EventQueue queue_;          // mutable: finding the top sorts a bucket

@@ -185,7 +185,7 @@ bool Mmu::empty() const {
          totals_.egress == 0;
 }
 
-void Mmu::check() const {
+void Mmu::fail_check() const {
   XOFF_CHECK(
       totals_.reserved >= 0 && totals_.shared >= 0 && totals_.headroom >= 0 && totals_.egress >= 0,
       "MMU: negative occupancy");
@@ -195,6 +195,7 @@ void Mmu::check() const {
   XOFF_CHECK(totals_.headroom <= headroom_pool_, "MMU: headroom partition overfull");
   XOFF_CHECK(totals_.egress == totals_.reserved + totals_.shared + totals_.headroom,
              "MMU: egress and ingress accounting disagree");
+  XOFF_CHECK(false, "MMU: invariant check failed");  // not reached: one of the above fired
 }
 
 }  // namespace xoff::models

@@ -113,8 +113,18 @@ class Mmu {
   const MmuConfig& config() const { return cfg_; }
   // Nothing is charged anywhere.
   bool empty() const;
-  // The always-on invariant check (also run on every charge and release).
-  void check() const;
+  // The always-on invariant check (also run on every charge and release):
+  // one branch on the hot path, the message that names the broken invariant
+  // out of line.
+  void check() const {
+    const MmuTotals& t = totals_;
+    const int64_t held = t.reserved + t.shared + t.headroom;
+    const bool ok = (t.reserved | t.shared | t.headroom | t.egress) >= 0 &&
+                    held <= cfg_.total.count() && t.shared <= shared_pool_ &&
+                    t.headroom <= headroom_pool_ && t.egress == held;
+    if (!ok) [[unlikely]]
+      fail_check();
+  }
 
  private:
   bool shared_fits(const PgState& s, int pg, int64_t bytes) const;
@@ -126,6 +136,7 @@ class Mmu {
   bool xon_condition(const PgState& s, int pg) const;
   void charge(PgState& s, int64_t* field, int64_t* total, int64_t bytes);
   void note_peaks(PgState& s);
+  [[noreturn]] void fail_check() const;  // names the broken invariant, aborts
 
   MmuConfig cfg_;
   std::vector<PgState> pgs_;            // [port * 8 + pg]
