@@ -203,6 +203,9 @@ int cmd_import(const ImportArgs& a) {
     t << "hyper_increase = \"constant\"\n";
     // Its first cut comes at the first rate-decrease check after the first CNP.
     t << "first_cut = \"next_check\"\n";
+    // Its α ticks every ALPHA_RESUME_INTERVAL and its decrease checks every
+    // RATE_DECREASE_INTERVAL, both clocks started by the first CNP.
+    t << "clocks = \"periodic\"\n";
     // CLAMP_TARGET_RATE 0 (its default): a cut resets R_T only after a timer increase.
     t << "clamp_target = " << (first("CLAMP_TARGET_RATE") == "1" ? "true" : "false") << "\n";
   } else {

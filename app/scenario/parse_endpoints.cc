@@ -28,6 +28,8 @@ void read_dcqcn(std::optional<TableReader> r, models::DcqcnParams& d) {
   d.clamp_target_always = r->optional<bool>("clamp_target", d.clamp_target_always);
   d.first_cut_waits = r->choice("first_cut", {"immediate", "next_check"},
                                 d.first_cut_waits ? "next_check" : "immediate") == "next_check";
+  d.periodic_clocks = r->choice("clocks", {"per_cut", "periodic"},
+                                d.periodic_clocks ? "periodic" : "per_cut") == "periodic";
   d.rate_on_first_cnp =
       r->optional<double>("rate_on_first_cnp", d.rate_on_first_cnp, {.min = 1e-6, .max = 1.0});
   d.min_decrease_factor =

@@ -64,14 +64,69 @@ DcqcnRateControl::DcqcnRateControl(const DcqcnParams& p, sim::BitsPerSecond line
 
 double DcqcnRateControl::alpha_at(sim::Time now) const {
   if ((!s_.ever_cut && !s_.first_pending) || now <= s_.alpha_anchor) return s_.alpha;
+  int64_t periods = (now - s_.alpha_anchor) / p_->alpha_period;
+  double a = s_.alpha;
+  if (p_->periodic_clocks && periods > 0 && s_.cnp_since_tick) {
+    a = (1.0 - p_->g) * a + p_->g;  // the first tick saw a CNP
+    --periods;
+  }
+  return a * std::pow(1.0 - p_->g, static_cast<double>(periods));
+}
+
+void DcqcnRateControl::tick_alpha(sim::Time now) {
+  if (now <= s_.alpha_anchor) return;
   const int64_t periods = (now - s_.alpha_anchor) / p_->alpha_period;
-  return s_.alpha * std::pow(1.0 - p_->g, static_cast<double>(periods));
+  if (periods == 0) return;
+  s_.alpha = alpha_at(now);
+  s_.alpha_anchor += p_->alpha_period * periods;
+  s_.cnp_since_tick = false;
+}
+
+// Mellanox / HPCC RdmaHw: the first CNP starts the α clock (α = initial_alpha)
+// and the decrease checks; a later CNP marks the current α period and the
+// current check interval, and the check at its end cuts.
+void DcqcnRateControl::on_cnp_periodic(sim::Time now) {
+  const sim::Duration interval = p_->min_cut_interval;
+  if (!s_.ever_cut && !s_.first_pending) {
+    s_.first_pending = true;
+    s_.alpha = p_->initial_alpha;
+    s_.alpha_anchor = now;
+    s_.cnp_since_tick = false;
+    s_.current = sim::BitsPerSecond(
+        std::llround(static_cast<double>(s_.current.count()) * p_->rate_on_first_cnp));
+    s_.target = s_.current;
+    clamp();
+    s_.last_cut = now;  // the decrease checks' origin
+    if (interval == sim::Duration::zero()) {
+      cut(now);
+      return;
+    }
+    s_.cut_pending = true;
+    s_.cut_due = now + interval;
+    return;
+  }
+  tick_alpha(now);
+  s_.cnp_since_tick = true;
+  if (s_.cut_pending) return;  // the next check cuts already
+  if (interval == sim::Duration::zero()) {
+    cut(now);
+    return;
+  }
+  // Checks fall on last_cut + k x interval (every cut is at a check).
+  const int64_t k =
+      std::max<int64_t>(1, (now - s_.last_cut + interval - sim::Duration::ps(1)) / interval);
+  s_.cut_pending = true;
+  s_.cut_due = s_.last_cut + interval * k;
 }
 
 void DcqcnRateControl::on_cnp(sim::Time now) {
   if (!p_->enabled) return;
   advance(now);
   ++s_.cnps;
+  if (p_->periodic_clocks) {
+    on_cnp_periodic(now);
+    return;
+  }
   if (!s_.ever_cut && p_->first_cut_waits && p_->min_cut_interval > sim::Duration::zero()) {
     if (s_.first_pending) return;  // its cut is already due
     // The limiter starts now (rate_on_first_cnp) with α = initial_alpha; the
@@ -84,12 +139,14 @@ void DcqcnRateControl::on_cnp(sim::Time now) {
     clamp();
     s_.last_cut = now;
     s_.cut_pending = true;
+    s_.cut_due = now + p_->min_cut_interval;
     return;
   }
   const bool too_soon = s_.ever_cut && p_->min_cut_interval > sim::Duration::zero() &&
                         now < s_.last_cut + p_->min_cut_interval;
   if (too_soon) {
     s_.cut_pending = true;
+    s_.cut_due = s_.last_cut + p_->min_cut_interval;
   } else {
     cut(now);
   }
@@ -114,7 +171,7 @@ sim::Time DcqcnRateControl::next_timer_expiry() const {
 
 sim::Time DcqcnRateControl::next_change() const {
   if (!p_->enabled) return sim::Time::max();
-  const sim::Time cut_at = s_.cut_pending ? s_.last_cut + p_->min_cut_interval : sim::Time::max();
+  const sim::Time cut_at = s_.cut_pending ? s_.cut_due : sim::Time::max();
   return std::min(next_timer_expiry(), cut_at);
 }
 
@@ -124,7 +181,7 @@ void DcqcnRateControl::advance(sim::Time now) {
   if (!p_->enabled) return;
   for (;;) {
     const sim::Time timer_at = next_timer_expiry();
-    const sim::Time cut_at = s_.cut_pending ? s_.last_cut + p_->min_cut_interval : sim::Time::max();
+    const sim::Time cut_at = s_.cut_pending ? s_.cut_due : sim::Time::max();
     if (std::min(timer_at, cut_at) > now) return;
     if (cut_at <= timer_at) {
       s_.cut_pending = false;
@@ -138,6 +195,7 @@ void DcqcnRateControl::advance(sim::Time now) {
 }
 
 void DcqcnRateControl::cut(sim::Time at) {
+  if (p_->periodic_clocks) tick_alpha(at);
   const double a = alpha_at(at);
   // The rate limiter's first rate (set at the first CNP already when the cut waited).
   if (!s_.ever_cut && !s_.first_pending && p_->rate_on_first_cnp < 1.0) {
@@ -149,8 +207,10 @@ void DcqcnRateControl::cut(sim::Time at) {
   const double factor = std::max(1.0 - a / 2.0, p_->min_decrease_factor);
   const double cut_rate = static_cast<double>(s_.current.count()) * factor;
   s_.current = sim::BitsPerSecond(std::llround(cut_rate));
-  s_.alpha = (1.0 - p_->g) * a + p_->g;
-  s_.alpha_anchor = at;
+  if (!p_->periodic_clocks) {  // on its own clock otherwise
+    s_.alpha = (1.0 - p_->g) * a + p_->g;
+    s_.alpha_anchor = at;
+  }
   s_.timer_anchor = at;
   s_.timer_expiries = 0;
   s_.t_stage = 0;

@@ -82,6 +82,16 @@ struct DcqcnParams {
   // HPCC simulator's Mellanox model does (its first rate-decrease check);
   // false: the first CNP cuts at once.
   bool first_cut_waits = false;
+  // false: α and the cut coalescing are anchored at each cut (the paper: a
+  // cut raises α once, α decays once per K since the last cut; a CNP within
+  // min_cut_interval of the last cut waits for its end). true: both run on
+  // fixed clocks started by the QP's first CNP, as Mellanox firmware and the
+  // HPCC simulator's RdmaHw (UpdateAlphaMlx, CheckRateDecreaseMlx) do: every
+  // alpha_period α = (1 - g)α + g if a CNP came since the last tick, else
+  // (1 - g)α; every min_cut_interval a decrease check cuts if a CNP came since
+  // the last check (the first check one interval after the first CNP, which
+  // sets the limiter as first_cut_waits does). A cut then leaves α alone.
+  bool periodic_clocks = false;
   // A cut multiplies R_C by max(1 - alpha/2, min_decrease_factor) (Mellanox
   // rpg_min_dec_fac, in percent there: the rate keeps at least this share).
   // At the default 0.5 it never binds, since alpha <= 1.
@@ -113,7 +123,7 @@ struct DcqcnState {
   sim::BitsPerSecond current;  // R_C: the rate the QP is paced at
   sim::BitsPerSecond target;   // R_T
   double alpha = 1.0;          // α at `alpha_anchor`
-  sim::Time alpha_anchor;      // time α was last set (the last cut)
+  sim::Time alpha_anchor;      // time α was last set (the last cut, or α tick)
   sim::Time timer_anchor;      // start of the rate timer (the last cut)
   int64_t timer_expiries = 0;  // rate-timer expiries applied since the anchor
   int t_stage = 0;             // T_stage
@@ -123,7 +133,9 @@ struct DcqcnState {
   bool increasing = false;   // below line rate: timers run
   bool cut_pending = false;  // a CNP waits for min_cut_interval
   bool ever_cut = false;
-  bool first_pending = false;  // first_cut_waits: the first CNP came, its cut not yet
+  bool first_pending = false;   // first_cut_waits: the first CNP came, its cut not yet
+  bool cnp_since_tick = false;  // periodic_clocks: a CNP came since the last α tick
+  sim::Time cut_due;            // when the pending cut happens (cut_pending)
   int64_t cuts = 0;
   int64_t cnps = 0;
 };
@@ -150,13 +162,16 @@ class DcqcnRateControl {
   // R_C as of the last advance() / on_*() call.
   sim::BitsPerSecond rate() const { return s_.current; }
   sim::BitsPerSecond target() const { return s_.target; }
-  // α at `now`, decayed for the alpha periods elapsed since the last cut.
+  // α at `now`: decayed for the alpha periods elapsed since the last cut (or,
+  // with periodic clocks, ticked to `now`).
   double alpha_at(sim::Time now) const;
   const DcqcnState& state() const { return s_; }
   sim::BitsPerSecond line_rate() const { return line_; }
 
  private:
   void cut(sim::Time at);
+  void on_cnp_periodic(sim::Time now);
+  void tick_alpha(sim::Time now);  // periodic_clocks: applies the α ticks due by `now`
   void increase_event();
   void clamp();
   sim::Time next_timer_expiry() const;

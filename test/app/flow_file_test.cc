@@ -405,6 +405,7 @@ TEST_F(FlowFileTest, ImportOfAnHpccConfigCarriesItsSettingsAndListsTheRest) {
   EXPECT_EQ(s.roce.dcqcn.byte_counter.count(), 0);
   EXPECT_FALSE(s.roce.dcqcn.hyper_linear);
   EXPECT_TRUE(s.roce.dcqcn.first_cut_waits);
+  EXPECT_TRUE(s.roce.dcqcn.periodic_clocks);  // α and decrease checks on their clocks
   EXPECT_FALSE(s.roce.dcqcn.clamp_target_always);
   EXPECT_TRUE(s.roce.cnp_on_ack);
   EXPECT_EQ(s.roce.dcqcn.cnp_interval, sim::Duration::zero());

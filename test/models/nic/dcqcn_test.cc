@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 namespace xoff::models {
 namespace {
@@ -362,6 +363,162 @@ TEST(DcqcnRateControl, DisabledKeepsLineRate) {
   cc.on_bytes_sent(at(2_us), 1_MB);
   EXPECT_EQ(cc.rate(), kLine);
   EXPECT_EQ(cc.state().cuts, 0);
+}
+
+// The HPCC simulator's Mellanox DCQCN (alibaba-edu/High-Precision-Congestion-
+// Control, simulation/src/point-to-point/model/rdma-hw.cc: cnp_received_mlx,
+// UpdateAlphaMlx, CheckRateDecreaseMlx, RateIncEventTimerMlx and the three
+// increases), transcribed as its events with its own times: the first CNP sets
+// alpha = 1 and the limiter, starts the alpha clock (every K: alpha = (1 - g)
+// alpha + g if a CNP came since the last tick, else (1 - g) alpha) and the
+// decrease checks (every I, the first I + 1 ns after it: a CNP since the last
+// check cuts R_C by alpha / 2, sets R_T = R_C only after a timer increase, and
+// restarts the rate timer T); timer stage s < F is fast recovery, s == F
+// additive, then hyper increases of R_HAI each.
+struct ReferenceMlx {
+  double g, k_us, i_us, t_us, rai, rhai, line, min_rate;
+  int f;
+  double rate, target, alpha = 1;
+  bool first = true, alpha_cnp = false, dec_cnp = false;
+  int stage = 0;
+  double next_alpha = 1e18, next_check = 1e18, next_timer = 1e18;  // us
+
+  // Runs its own events up to `t` (us), in time order; at equal times alpha
+  // ticks before checks (the reference's +1 ns), checks before timer steps.
+  void run_to(double t) {
+    for (;;) {
+      const double e = std::min({next_alpha, next_check, next_timer});
+      if (e > t) return;
+      if (e == next_alpha) {
+        alpha = alpha_cnp ? (1 - g) * alpha + g : (1 - g) * alpha;
+        alpha_cnp = false;
+        next_alpha += k_us;
+      } else if (e == next_check) {
+        next_check += i_us;
+        if (dec_cnp) {
+          if (stage != 0) target = rate;  // ClampTargetRate off
+          rate = std::max(min_rate, rate * (1 - alpha / 2));
+          stage = 0;
+          dec_cnp = false;
+          next_timer = e + t_us;
+        }
+      } else {
+        next_timer += t_us;
+        if (stage < f) {
+          rate = rate / 2 + target / 2;
+        } else {
+          target = std::min(line, target + (stage == f ? rai : rhai));
+          rate = rate / 2 + target / 2;
+        }
+        ++stage;
+      }
+    }
+  }
+  void cnp(double t) {
+    run_to(t);
+    alpha_cnp = dec_cnp = true;
+    if (first) {
+      alpha = 1;
+      alpha_cnp = false;
+      next_alpha = t + k_us;
+      next_check = t + i_us + 0.001;
+      first = false;  // rate on the first CNP: 1 x the line rate
+    }
+  }
+};
+
+// With periodic clocks xoff's reaction point follows that reference through
+// bursts of CNPs, quiet spells that reach additive and hyper increases, and
+// CNPs that fall between checks: R_C, R_T and alpha agree at every sample
+// (half-way between the clocks' ticks, so the reference's 1 ns offsets do not
+// matter) to 100 bit/s (rounding to whole bit/s) and 1e-12.
+TEST(DcqcnRateControl, PeriodicClocksFollowTheHpccSimulatorsMellanoxModel) {
+  DcqcnParams p = DcqcnParams::paper();
+  p.periodic_clocks = true;
+  p.g = 1.0 / 16;
+  p.alpha_period = 1_us;
+  p.min_cut_interval = 4_us;
+  p.rate_timer = 20_us;
+  p.byte_counter = sim::Bytes(0);
+  p.fast_recovery_stages = 1;
+  p.rate_ai = 1_Gbps;
+  p.rate_hai = 2_Gbps;
+  p.hyper_linear = false;
+  p.clamp_target_always = false;
+  p.min_rate = 100_Mbps;
+  DcqcnRateControl cc(p, kLine);
+  ReferenceMlx ref{.g = 1.0 / 16,
+                   .k_us = 1,
+                   .i_us = 4,
+                   .t_us = 20,
+                   .rai = 1e9,
+                   .rhai = 2e9,
+                   .line = 100e9,
+                   .min_rate = 100e6,
+                   .f = 1,
+                   .rate = 100e9,
+                   .target = 100e9};
+  // CNP times (us, none within a few ns of a clock tick): a burst, a lone
+  // CNP, a long quiet spell, a dense train, then sparse ones.
+  std::vector<double> cnps = {10.2, 10.4, 11.7, 13.25, 13.9, 21.3, 33.6};
+  for (double t = 150.3; t < 170; t += 0.7) cnps.push_back(t);
+  for (const double t : {171.1, 260.45, 262.3, 400.6, 401.2}) cnps.push_back(t);
+  size_t next = 0;
+  int samples = 0;
+  double min_seen = 100e9;
+  for (double t = 0.5; t < 600; t += 1.0) {
+    while (next < cnps.size() && cnps[next] < t) {
+      cc.on_cnp(at(sim::Duration::ps(std::llround(cnps[next] * 1e6))));
+      ref.cnp(cnps[next]);
+      ++next;
+    }
+    const sim::Time now = at(sim::Duration::ps(std::llround(t * 1e6)));
+    cc.advance(now);
+    ref.run_to(t);
+    ASSERT_NEAR(static_cast<double>(cc.rate().count()), ref.rate, 100.0) << "t=" << t;
+    ASSERT_NEAR(static_cast<double>(cc.target().count()), ref.target, 100.0) << "t=" << t;
+    ASSERT_NEAR(cc.alpha_at(now), ref.alpha, 1e-12) << "t=" << t;
+    min_seen = std::min(min_seen, ref.rate);
+    ++samples;
+  }
+  EXPECT_EQ(samples, 600);
+  // The run went through deep cuts and recovered into hyper increase.
+  EXPECT_LT(min_seen, 20e9);
+  EXPECT_GT(ref.stage, 3);
+}
+
+// The difference the clocks make, by hand: g = 1/16, CNPs at 0, 0.5, 1.5 and
+// 2.5 us. Periodic: alpha = 1 at the first CNP; the ticks at 1, 2 and 3 us
+// each saw a CNP (at 0.5, 1.5, 2.5), so alpha stays 1 ((1 - g) 1 + g), the
+// tick at 4 us saw none: 15/16; the check at 4 us (after that tick) cuts 100G
+// by alpha / 2 = 15/32 to 53.125G and leaves alpha alone: (15/16)^2 after the
+// tick at 5 us. Per cut (the paper, N = 0): the first CNP cuts at once (alpha
+// 1: 50G); the other three fall within min_cut_interval and make one cut at
+// 4 us with alpha decayed 4 periods, (15/16)^4 = 0.7725: 50G x (1 - 0.38624)
+// = 30.69G, then alpha = (15/16) 0.7725 + 1/16.
+TEST(DcqcnRateControl, PeriodicClocksRaiseAlphaPerPeriodNotPerCut) {
+  DcqcnParams p = DcqcnParams::paper();
+  p.g = 1.0 / 16;
+  p.alpha_period = 1_us;
+  p.min_cut_interval = 4_us;
+  p.cnp_interval = sim::Duration::zero();
+  for (const bool periodic : {true, false}) {
+    p.periodic_clocks = periodic;
+    DcqcnRateControl cc(p, kLine);
+    for (const int64_t ns : {0, 500, 1500, 2500}) cc.on_cnp(at(sim::Duration::ns(ns)));
+    cc.advance(at(4_us));
+    if (periodic) {
+      EXPECT_EQ(cc.rate().count(), 53'125'000'000);
+      EXPECT_EQ(cc.state().cuts, 1);
+      EXPECT_DOUBLE_EQ(cc.alpha_at(at(4_us)), 15.0 / 16);
+      EXPECT_DOUBLE_EQ(cc.alpha_at(at(5_us)), 15.0 / 16 * 15.0 / 16);
+    } else {
+      const double a4 = std::pow(15.0 / 16, 4);
+      EXPECT_EQ(cc.rate().count(), std::llround(50e9 * (1 - a4 / 2)));
+      EXPECT_EQ(cc.state().cuts, 2);
+      EXPECT_DOUBLE_EQ(cc.alpha_at(at(4_us)), 15.0 / 16 * a4 + 1.0 / 16);
+    }
+  }
 }
 
 }  // namespace
