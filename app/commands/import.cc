@@ -175,6 +175,15 @@ int cmd_import(const ImportArgs& a) {
   } else {
     t << "ack_every = " << ack << "\n";
   }
+  // ACK_HIGH_PRIO 1 puts ACKs first at the hosts only (scratch/third.cc sets
+  // RdmaEgressQueue::ack_q_idx = 0 and leaves SwitchNode's AckHighPrio at 0, so
+  // its switches queue ACKs with the data): a strict class at the NIC whose
+  // DSCP the switches classify into the data's class (3 in HPCC's flow files).
+  const bool ack_high_prio = first("ACK_HIGH_PRIO") == "1";
+  if (ack_high_prio) {
+    t << "ack_class = 7  # ACK_HIGH_PRIO 1: ahead of data at the NIC (strict below)\n";
+    t << "ack_dscp = 24  # ... and in the data's class 3 at the switches, as HPCC's are\n";
+  }
   const std::string cc = first("CC_MODE");
   if (cc == "1" || cc.empty()) {
     // HPCC's receiver sets a CNP flag on every ACK that covers a CE packet;
@@ -214,14 +223,10 @@ int cmd_import(const ImportArgs& a) {
                     " (3 HPCC, 7 TIMELY, 8 DCTCP, 10 PINT): xoff's RoCE NICs run DCQCN or none; "
                     "imported with DCQCN off");
   }
+  if (ack_high_prio) t << "\n[scheduler]\nstrict = [7]\n";
   t << "\n[[traffic.file]]\npath = " << toml_string(path_for(flows)) << "\nformat = \"hpcc\"\n";
   if (const Entry* e = get("ERROR_RATE_PER_LINK"); e && std::stod(e->values[0]) != 0) {
     notes.push_back("ERROR_RATE_PER_LINK " + e->values[0] + ": xoff models no bit errors");
-  }
-  if (const Entry* e = get("ACK_HIGH_PRIO"); e && e->values[0] == "1") {
-    notes.push_back(
-        "ACK_HIGH_PRIO 1: set nic.ack_class = 7 and put class 7 in scheduler.strict "
-        "to send ACKs ahead of data");
   }
   for (const char* k : {"FCT_OUTPUT_FILE", "PFC_OUTPUT_FILE", "TRACE_FILE", "TRACE_OUTPUT_FILE",
                         "QLEN_MON_FILE", "QLEN_MON_START", "QLEN_MON_END", "ENABLE_TRACE"}) {

@@ -375,6 +375,7 @@ TEST_F(FlowFileTest, ImportOfAnHpccConfigCarriesItsSettingsAndListsTheRest) {
                               "ALPHA_RESUME_INTERVAL 55\nRATE_DECREASE_INTERVAL 4\nRP_TIMER 300\n"
                               "EWMA_GAIN 0.00390625\nFAST_RECOVERY_TIMES 1\nRATE_AI 5Mb/s\n"
                               "RATE_HAI 50Mb/s\nMIN_RATE 100Mb/s\nL2_ACK_INTERVAL 1\nHAS_WIN 0\n"
+                              "ACK_HIGH_PRIO 1\n"
                               "KMAX_MAP 2 25000000000 400 100000000000 1600\n"
                               "KMIN_MAP 2 25000000000 100 100000000000 400\n"
                               "PMAX_MAP 2 25000000000 0.2 100000000000 0.2\nBUFFER_SIZE 32\n");
@@ -410,6 +411,13 @@ TEST_F(FlowFileTest, ImportOfAnHpccConfigCarriesItsSettingsAndListsTheRest) {
   EXPECT_TRUE(s.roce.cnp_on_ack);
   EXPECT_EQ(s.roce.dcqcn.cnp_interval, sim::Duration::zero());
   EXPECT_TRUE(s.switch_config.ecn.mark_at_dequeue);
+  // ACK_HIGH_PRIO 1 as HPCC's scratch/third.cc applies it: ACKs first at the
+  // hosts (a strict class 7), with the data's DSCP class (24 -> 3) at switches.
+  EXPECT_EQ(s.roce.ack_tc, 7);
+  EXPECT_EQ(s.roce.ack_dscp, 24);
+  EXPECT_TRUE(s.switch_config.scheduler.strict[7]);
+  EXPECT_EQ(s.switch_config.classification.class_of(s.switch_config.classification.trust, 24, 0),
+            3);
   ASSERT_EQ(s.traffic.flows.size(), 2u);
   EXPECT_EQ(s.traffic.flows[1].spec.start.count_ps(), 2'000'010'000'000);
   // What has no counterpart is listed in the file.
