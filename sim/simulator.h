@@ -331,6 +331,7 @@ class Simulator {
     std::vector<Chunk> chunks_;
     std::vector<uint32_t> free_chunks_;  // LIFO: a freed chunk is reused while warm
     std::vector<Key> run_;               // the current bucket's events, sorted, latest first
+    std::vector<Key> rebuild_;           // adapt()'s keys while the calendar is rebuilt
     uint32_t run_bucket_ = kNil;         // the bucket run_ holds
     KeyHeap far_;                        // beyond the window
     int64_t start_ = 0;                  // the window's first bucket (absolute)
