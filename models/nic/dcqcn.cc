@@ -82,21 +82,28 @@ void DcqcnRateControl::tick_alpha(sim::Time now) {
   s_.cnp_since_tick = false;
 }
 
+// A QP's first CNP, when its cut waits for a decrease check: the rate limiter
+// starts at rate_on_first_cnp x R_C with R_T = R_C and α = initial_alpha, and
+// the α period and the decrease checks count from now.
+void DcqcnRateControl::start_limiter(sim::Time now) {
+  s_.first_pending = true;
+  s_.alpha = p_->initial_alpha;
+  s_.alpha_anchor = now;
+  s_.cnp_since_tick = false;
+  s_.current = sim::BitsPerSecond(
+      std::llround(static_cast<double>(s_.current.count()) * p_->rate_on_first_cnp));
+  s_.target = s_.current;
+  clamp();
+  s_.last_cut = now;
+}
+
 // Mellanox / HPCC RdmaHw: the first CNP starts the α clock (α = initial_alpha)
 // and the decrease checks; a later CNP marks the current α period and the
 // current check interval, and the check at its end cuts.
 void DcqcnRateControl::on_cnp_periodic(sim::Time now) {
   const sim::Duration interval = p_->min_cut_interval;
   if (!s_.ever_cut && !s_.first_pending) {
-    s_.first_pending = true;
-    s_.alpha = p_->initial_alpha;
-    s_.alpha_anchor = now;
-    s_.cnp_since_tick = false;
-    s_.current = sim::BitsPerSecond(
-        std::llround(static_cast<double>(s_.current.count()) * p_->rate_on_first_cnp));
-    s_.target = s_.current;
-    clamp();
-    s_.last_cut = now;  // the decrease checks' origin
+    start_limiter(now);
     if (interval == sim::Duration::zero()) {
       cut(now);
       return;
@@ -129,15 +136,8 @@ void DcqcnRateControl::on_cnp(sim::Time now) {
   }
   if (!s_.ever_cut && p_->first_cut_waits && p_->min_cut_interval > sim::Duration::zero()) {
     if (s_.first_pending) return;  // its cut is already due
-    // The limiter starts now (rate_on_first_cnp) with α = initial_alpha; the
-    // cut comes at the first decrease check, min_cut_interval from now.
-    s_.first_pending = true;
-    s_.alpha_anchor = now;
-    s_.current = sim::BitsPerSecond(
-        std::llround(static_cast<double>(s_.current.count()) * p_->rate_on_first_cnp));
-    s_.target = s_.current;
-    clamp();
-    s_.last_cut = now;
+    // The cut comes at the first decrease check, min_cut_interval from now.
+    start_limiter(now);
     s_.cut_pending = true;
     s_.cut_due = now + p_->min_cut_interval;
     return;
