@@ -70,11 +70,13 @@ TEST(DeadlockRingScenario, TwoFlowsCongestButDrainAtLineRate) {
 }
 
 // scenarios/deadlock_onset.toml: the same ring on 40 Gb/s links, flow C held to
-// its NIC link's rate. Link loads: sw2->sw3 carries A + B, so each gets 20 Gb/s
-// there; sw0->sw1 carries A + C and sw3->sw0 carries B + C. With C at 20 Gb/s
-// every ring link carries exactly 40 Gb/s: no queue keeps growing, so the cycle
-// of pauses cannot stand, and all three flows finish.
-TEST(DeadlockOnsetScenario, RingLoadedExactlyToLineRateDrains) {
+// h3's link rate (which is also A's sink). Link loads: sw2->sw3 carries A + B,
+// so each gets 20 Gb/s there; sw0->sw1 carries A + C and sw3->sw0 carries
+// B + C. With C at 20 Gb/s every ring link carries exactly 40 Gb/s: queues
+// grow only from the start-up transient, slowly enough that the 4 MB flows
+// finish before the cycle can fill, within 15 % of their share's time. (With
+// 40 MB flows the same ring locks; BalancedRingLocksWhenTheFlowsOutlastTheFill.)
+TEST(DeadlockOnsetScenario, RingLoadedExactlyToLineRateFinishesBeforeItCanLock) {
   const RunOutcome o = run("deadlock_onset.toml", {"topology.link[3].rate=20Gbps"});
   ASSERT_EQ(o.exit_code, 0);
   EXPECT_TRUE(o.data.deadlocks.empty());
@@ -95,17 +97,60 @@ TEST(DeadlockOnsetScenario, RingLoadedExactlyToLineRateDrains) {
   }
 }
 
+// A locked ring holds what the dynamic threshold (Choudhury & Hahne) lets each
+// stuck ingress PG keep: with S PGs stuck at a switch, each settles at
+// alpha P / (1 + alpha S), P the shared pool. Here alpha = 1 and every switch
+// has 3 ports with one lossless PG of 48 KiB headroom and no reserve: P = 10^6
+// - 3 x 49,152 = 852,544 B. Each ring queue holds the stuck PGs that feed it
+// (the rest of their traffic has left by its own exit): sw0->sw1 A (from h0)
+// and C (from sw3), S = 2; sw1->sw2 A alone (C left for h1), S = 1; sw2->sw3 A
+// and B, S = 2; sw3->sw0 B and C, S = 2. So 2P/3 = 568,363 B, P/2 = 426,272 B,
+// 568,363 B, 568,363 B, 2.5 P = 2,131,360 B in all. A PG may hold up to its
+// 49,152 B of headroom more, and no less than the threshold minus the XON
+// offset (9216 B): below that, with its headroom empty, it would have resumed.
+void expect_fixed_point(const models::DeadlockRecord& d) {
+  const double p = 1'000'000.0 - 3 * 49'152.0;
+  ASSERT_EQ(d.members.size(), 4u);
+  int64_t sum = 0;
+  for (const auto& m : d.members) {
+    const int stuck = m.node == "sw1" ? 1 : 2;
+    const double fixed = stuck * p / (1 + stuck);
+    EXPECT_GE(m.queued_bytes, fixed - stuck * 9216.0) << m.node;
+    EXPECT_LE(m.queued_bytes, fixed + stuck * 49'152.0) << m.node;
+    sum += m.queued_bytes;
+  }
+  EXPECT_EQ(sum, d.stuck_bytes);
+  EXPECT_GE(d.stuck_bytes, 2.5 * p - 7 * 9216.0);
+}
+
 // At 40 Gb/s, sw0->sw1 is asked for A + C > 40 Gb/s and sw3->sw0 for B + C:
 // both back up, pauses run round the ring, and the cycle locks as in
-// deadlock_ring.toml.
+// deadlock_ring.toml, each queue at the dynamic threshold's fixed point.
 TEST(DeadlockOnsetScenario, OversubscribedRingDeadlocks) {
   const RunOutcome o = run("deadlock_onset.toml", {"topology.link[3].rate=40Gbps"});
   ASSERT_EQ(o.exit_code, 0);
   ASSERT_GE(o.data.deadlocks.size(), 1u);
-  EXPECT_EQ(o.data.deadlocks[0].members.size(), 4u);
+  expect_fixed_point(o.data.deadlocks[0]);
   for (const auto& f : o.data.flows) {
     EXPECT_EQ(f.state, models::FlowRecord::State::kRunning) << f.name;
   }
+}
+
+// The balanced ring is not deadlock-free, only slow to fill: with 40 MB flows
+// (14 ms each at its 20 Gb/s share) it locks, later than the 1731 us the 4 MB
+// flows needed, and at the same fixed point. What decides the onset is how
+// long the flows last against the time to park the cycle's 2.5 P, not a
+// threshold in C's rate (scenarios/README.md, deadlock_onset.toml).
+TEST(DeadlockOnsetScenario, BalancedRingLocksWhenTheFlowsOutlastTheFill) {
+  const RunOutcome o =
+      run("deadlock_onset.toml",
+          {"topology.link[3].rate=20Gbps", "traffic.flow[0].size=40MB", "traffic.flow[1].size=40MB",
+           "traffic.flow[2].size=40MB", "scenario.duration=8ms"});
+  ASSERT_EQ(o.exit_code, 0);
+  ASSERT_GE(o.data.deadlocks.size(), 1u);
+  EXPECT_GT(o.data.deadlocks[0].formed.to_us(), 1731.2);
+  expect_fixed_point(o.data.deadlocks[0]);
+  EXPECT_EQ(o.lossless_violations, 0);
 }
 
 TEST(BounceDeadlockScenario, BouncedShortestPathsDeadlockAcrossBothSpines) {
