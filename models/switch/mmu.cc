@@ -128,17 +128,17 @@ Mmu::Verdict Mmu::admit_lossy(PgState& s, int pg, size_t out, int tc, int64_t by
   return Verdict::kAdmit;
 }
 
+// Only the charged field, its total and the sum can reach a new peak.
 void Mmu::charge(PgState& s, int64_t* field, int64_t* total, int64_t bytes) {
   *field += bytes;
   *total += bytes;
-  note_peaks(s);
-}
-
-void Mmu::note_peaks(PgState& s) {
-  s.peak_shared = std::max(s.peak_shared, s.shared);
-  s.peak_headroom = std::max(s.peak_headroom, s.headroom);
-  totals_.peak_shared = std::max(totals_.peak_shared, totals_.shared);
-  totals_.peak_headroom = std::max(totals_.peak_headroom, totals_.headroom);
+  if (field == &s.shared) {
+    s.peak_shared = std::max(s.peak_shared, s.shared);
+    totals_.peak_shared = std::max(totals_.peak_shared, totals_.shared);
+  } else if (field == &s.headroom) {
+    s.peak_headroom = std::max(s.peak_headroom, s.headroom);
+    totals_.peak_headroom = std::max(totals_.peak_headroom, totals_.headroom);
+  }
   totals_.peak_total =
       std::max(totals_.peak_total, totals_.reserved + totals_.shared + totals_.headroom);
 }

@@ -135,7 +135,6 @@ class Mmu {
   Verdict admit_lossy(PgState& s, int pg, size_t out, int tc, int64_t bytes);
   bool xon_condition(const PgState& s, int pg) const;
   void charge(PgState& s, int64_t* field, int64_t* total, int64_t bytes);
-  void note_peaks(PgState& s);
   [[noreturn]] void fail_check() const;  // names the broken invariant, aborts
 
   MmuConfig cfg_;
