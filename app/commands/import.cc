@@ -179,6 +179,7 @@ int cmd_import(const ImportArgs& a) {
   // RdmaEgressQueue::ack_q_idx = 0 and leaves SwitchNode's AckHighPrio at 0, so
   // its switches queue ACKs with the data): a strict class at the NIC whose
   // DSCP the switches classify into the data's class (3 in HPCC's flow files).
+  // The strict class applies at switch ports too, where nothing maps to 7.
   const bool ack_high_prio = first("ACK_HIGH_PRIO") == "1";
   if (ack_high_prio) {
     t << "ack_class = 7  # ACK_HIGH_PRIO 1: ahead of data at the NIC (strict below)\n";

@@ -119,11 +119,19 @@ void DcqcnRateControl::on_cnp_periodic(sim::Time now) {
     cut(now);
     return;
   }
+  // A CNP at the instant of a check is seen by it (the reference's checks run
+  // 1 ns after its α ticks and its arrivals): absorbed if that check has cut
+  // already, else it cuts now.
+  if (s_.ever_cut && now == s_.last_cut) return;
   // Checks fall on last_cut + k x interval (every cut is at a check).
-  const int64_t k =
-      std::max<int64_t>(1, (now - s_.last_cut + interval - sim::Duration::ps(1)) / interval);
+  const int64_t k = (now - s_.last_cut + interval - sim::Duration::ps(1)) / interval;
+  const sim::Time due = s_.last_cut + interval * k;
+  if (due == now) {
+    cut(now);
+    return;
+  }
   s_.cut_pending = true;
-  s_.cut_due = s_.last_cut + interval * k;
+  s_.cut_due = due;
 }
 
 void DcqcnRateControl::on_cnp(sim::Time now) {

@@ -105,9 +105,12 @@ TEST(DeadlockOnsetScenario, RingLoadedExactlyToLineRateFinishesBeforeItCanLock) 
 // (the rest of their traffic has left by its own exit): sw0->sw1 A (from h0)
 // and C (from sw3), S = 2; sw1->sw2 A alone (C left for h1), S = 1; sw2->sw3 A
 // and B, S = 2; sw3->sw0 B and C, S = 2. So 2P/3 = 568,363 B, P/2 = 426,272 B,
-// 568,363 B, 568,363 B, 2.5 P = 2,131,360 B in all. A PG may hold up to its
-// 49,152 B of headroom more, and no less than the threshold minus the XON
-// offset (9216 B): below that, with its headroom empty, it would have resumed.
+// 568,363 B, 568,363 B, 2.5 P = 2,131,360 B in all. The bounds are the fixed
+// point less the XON offset (9216 B) per PG, below which a PG with its headroom
+// empty would have resumed, and plus its 49,152 B of headroom: what the runs
+// show (e.g. 593,658 / 433,362 / 585,228 / 576,732 B at 40 Gb/s), not a
+// theorem: PGs that filled one after the other could hold up to 3P/4 at a
+// switch of two, and a PG holding headroom never resumes.
 void expect_fixed_point(const models::DeadlockRecord& d) {
   const double p = 1'000'000.0 - 3 * 49'152.0;
   ASSERT_EQ(d.members.size(), 4u);
@@ -137,10 +140,10 @@ TEST(DeadlockOnsetScenario, OversubscribedRingDeadlocks) {
 }
 
 // The balanced ring is not deadlock-free, only slow to fill: with 40 MB flows
-// (14 ms each at its 20 Gb/s share) it locks, later than the 1731 us the 4 MB
-// flows needed, and at the same fixed point. What decides the onset is how
-// long the flows last against the time to park the cycle's 2.5 P, not a
-// threshold in C's rate (scenarios/README.md, deadlock_onset.toml).
+// (17.3 ms each at its 20 Gb/s share, 1082 B on the wire per 1000 B) it locks, later than the 1731
+// us the 4 MB flows needed, and at the same fixed point. What decides the onset is how long the
+// flows last against the time to park the cycle's 2.5 P, not a threshold in C's rate
+// (scenarios/README.md, deadlock_onset.toml).
 TEST(DeadlockOnsetScenario, BalancedRingLocksWhenTheFlowsOutlastTheFill) {
   const RunOutcome o =
       run("deadlock_onset.toml",

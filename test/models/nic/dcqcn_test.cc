@@ -521,5 +521,52 @@ TEST(DcqcnRateControl, PeriodicClocksRaiseAlphaPerPeriodNotPerCut) {
   }
 }
 
+// A CNP at the instant of a decrease check is seen by that check (HPCC's
+// checks run 1 ns after its alpha ticks): at 4 us, right after the first cut,
+// it is absorbed (one cut, no second one pending at 8 us); at 12 us, a check
+// with no CNP pending, it cuts at once. g = 1/16, K = 1 us: the first cut
+// uses (15/16)^4 (the ticks at 1..4 us saw no CNP after the first).
+TEST(DcqcnRateControl, PeriodicClocksACnpAtACheckIsSeenByThatCheck) {
+  DcqcnParams p = DcqcnParams::paper();
+  p.periodic_clocks = true;
+  p.g = 1.0 / 16;
+  p.alpha_period = 1_us;
+  p.min_cut_interval = 4_us;
+  p.rate_timer = 1_s;  // no increases in the way
+  DcqcnRateControl cc(p, kLine);
+  cc.on_cnp(at(0_us));
+  cc.advance(at(4_us));
+  const double a4 = std::pow(15.0 / 16, 4);
+  EXPECT_EQ(cc.rate().count(), std::llround(100e9 * (1 - a4 / 2)));
+  cc.on_cnp(at(4_us));
+  EXPECT_EQ(cc.state().cuts, 1);
+  EXPECT_FALSE(cc.state().cut_pending);
+  const int64_t r1 = cc.rate().count();
+  cc.on_cnp(at(12_us));  // alpha: the tick at 5 us raised it (the CNP at 4 us), 6..12 decayed
+  EXPECT_EQ(cc.state().cuts, 2);
+  const double a12 = ((15.0 / 16) * a4 + 1.0 / 16) * std::pow(15.0 / 16, 7);
+  EXPECT_EQ(cc.rate().count(), std::llround(static_cast<double>(r1) * (1 - a12 / 2)));
+}
+
+// Periodic clocks with min_cut_interval = 0: every CNP cuts at once, with
+// alpha on its own clock. First CNP at 0: alpha = 1, cut to 50G; a CNP at
+// 0.5 us: no tick yet, alpha still 1, 25G; the tick at 1 us saw it: alpha
+// stays 1; the tick at 2 us saw none: 15/16.
+TEST(DcqcnRateControl, PeriodicClocksWithoutACheckIntervalCutOnEveryCnp) {
+  DcqcnParams p = DcqcnParams::paper();
+  p.periodic_clocks = true;
+  p.g = 1.0 / 16;
+  p.alpha_period = 1_us;
+  p.min_cut_interval = sim::Duration::zero();
+  DcqcnRateControl cc(p, kLine);
+  cc.on_cnp(at(0_us));
+  EXPECT_EQ(cc.rate().count(), 50 * kG);
+  cc.on_cnp(at(sim::Duration::ns(500)));
+  EXPECT_EQ(cc.rate().count(), 25 * kG);
+  EXPECT_EQ(cc.state().cuts, 2);
+  EXPECT_DOUBLE_EQ(cc.alpha_at(at(1_us)), 1.0);
+  EXPECT_DOUBLE_EQ(cc.alpha_at(at(2_us)), 15.0 / 16);
+}
+
 }  // namespace
 }  // namespace xoff::models
