@@ -112,6 +112,9 @@ struct DcqcnParams {
   // = 1 (F); rpg_ai_rate = 5 Mb/s; rpg_hai_rate = 50 Mb/s;
   // min_time_between_cnps = 4 us (N); clamp_tgt_rate = 0 with
   // clamp_tgt_rate_after_time_inc = 1. Check them against your firmware.
+  // The firmware runs α and the decrease checks on timers; this profile keeps
+  // the per-cut clocks (its results predate periodic_clocks): set
+  // `clocks = "periodic"` to follow the firmware there too.
   // Note: with the paper's RED (Kmax 200 KB, marking at enqueue) this profile
   // oscillates: CNPs every 4 us during the queueing delay drive R_C to the
   // minimum, then one timer step restores it (see roce_dcqcn_switch_test).
