@@ -90,11 +90,16 @@ void DcqcnRateControl::start_limiter(sim::Time now) {
   s_.alpha = p_->initial_alpha;
   s_.alpha_anchor = now;
   s_.cnp_since_tick = false;
+  set_first_cnp_rate();
+  s_.target = s_.current;
+  s_.last_cut = now;
+}
+
+// The rate limiter's first rate: rate_on_first_cnp x R_C.
+void DcqcnRateControl::set_first_cnp_rate() {
   s_.current = sim::BitsPerSecond(
       std::llround(static_cast<double>(s_.current.count()) * p_->rate_on_first_cnp));
-  s_.target = s_.current;
   clamp();
-  s_.last_cut = now;
 }
 
 // Mellanox / HPCC RdmaHw: the first CNP starts the α clock (α = initial_alpha)
@@ -206,11 +211,7 @@ void DcqcnRateControl::cut(sim::Time at) {
   if (p_->periodic_clocks) tick_alpha(at);
   const double a = alpha_at(at);
   // The rate limiter's first rate (set at the first CNP already when the cut waited).
-  if (!s_.ever_cut && !s_.first_pending && p_->rate_on_first_cnp < 1.0) {
-    s_.current = sim::BitsPerSecond(
-        std::llround(static_cast<double>(s_.current.count()) * p_->rate_on_first_cnp));
-    clamp();
-  }
+  if (!s_.ever_cut && !s_.first_pending && p_->rate_on_first_cnp < 1.0) set_first_cnp_rate();
   if (p_->clamp_target_always || s_.t_stage > 0 || !s_.ever_cut) s_.target = s_.current;
   const double factor = std::max(1.0 - a / 2.0, p_->min_decrease_factor);
   const double cut_rate = static_cast<double>(s_.current.count()) * factor;

@@ -175,7 +175,8 @@ class DcqcnRateControl {
   void cut(sim::Time at);
   void on_cnp_periodic(sim::Time now);
   void start_limiter(sim::Time now);  // the first CNP's limiter, its cut waiting
-  void tick_alpha(sim::Time now);     // periodic_clocks: applies the α ticks due by `now`
+  void set_first_cnp_rate();
+  void tick_alpha(sim::Time now);  // periodic_clocks: applies the α ticks due by `now`
   void increase_event();
   void clamp();
   sim::Time next_timer_expiry() const;

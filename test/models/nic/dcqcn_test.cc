@@ -427,17 +427,25 @@ struct ReferenceMlx {
   }
 };
 
+// The periodic-clock tests' parameters: the paper's, with alpha ticks every
+// 1 us at g = 1/16 (so a tick moves alpha visibly) and decrease checks every
+// `check` (0: a cut per CNP).
+DcqcnParams periodic_params(sim::Duration check) {
+  DcqcnParams p = DcqcnParams::paper();
+  p.periodic_clocks = true;
+  p.g = 1.0 / 16;
+  p.alpha_period = 1_us;
+  p.min_cut_interval = check;
+  return p;
+}
+
 // With periodic clocks xoff's reaction point follows that reference through
 // bursts of CNPs, quiet spells that reach additive and hyper increases, and
 // CNPs that fall between checks: R_C, R_T and alpha agree at every sample
 // (half-way between the clocks' ticks, so the reference's 1 ns offsets do not
 // matter) to 100 bit/s (rounding to whole bit/s) and 1e-12.
 TEST(DcqcnRateControl, PeriodicClocksFollowTheHpccSimulatorsMellanoxModel) {
-  DcqcnParams p = DcqcnParams::paper();
-  p.periodic_clocks = true;
-  p.g = 1.0 / 16;
-  p.alpha_period = 1_us;
-  p.min_cut_interval = 4_us;
+  DcqcnParams p = periodic_params(4_us);
   p.rate_timer = 20_us;
   p.byte_counter = sim::Bytes(0);
   p.fast_recovery_stages = 1;
@@ -497,10 +505,7 @@ TEST(DcqcnRateControl, PeriodicClocksFollowTheHpccSimulatorsMellanoxModel) {
 // 4 us with alpha decayed 4 periods, (15/16)^4 = 0.7725: 50G x (1 - 0.38624)
 // = 30.69G, then alpha = (15/16) 0.7725 + 1/16.
 TEST(DcqcnRateControl, PeriodicClocksRaiseAlphaPerPeriodNotPerCut) {
-  DcqcnParams p = DcqcnParams::paper();
-  p.g = 1.0 / 16;
-  p.alpha_period = 1_us;
-  p.min_cut_interval = 4_us;
+  DcqcnParams p = periodic_params(4_us);
   p.cnp_interval = sim::Duration::zero();
   for (const bool periodic : {true, false}) {
     p.periodic_clocks = periodic;
@@ -527,11 +532,7 @@ TEST(DcqcnRateControl, PeriodicClocksRaiseAlphaPerPeriodNotPerCut) {
 // with no CNP pending, it cuts at once. g = 1/16, K = 1 us: the first cut
 // uses (15/16)^4 (the ticks at 1..4 us saw no CNP after the first).
 TEST(DcqcnRateControl, PeriodicClocksACnpAtACheckIsSeenByThatCheck) {
-  DcqcnParams p = DcqcnParams::paper();
-  p.periodic_clocks = true;
-  p.g = 1.0 / 16;
-  p.alpha_period = 1_us;
-  p.min_cut_interval = 4_us;
+  DcqcnParams p = periodic_params(4_us);
   p.rate_timer = 1_s;  // no increases in the way
   DcqcnRateControl cc(p, kLine);
   cc.on_cnp(at(0_us));
@@ -553,11 +554,7 @@ TEST(DcqcnRateControl, PeriodicClocksACnpAtACheckIsSeenByThatCheck) {
 // 0.5 us: no tick yet, alpha still 1, 25G; the tick at 1 us saw it: alpha
 // stays 1; the tick at 2 us saw none: 15/16.
 TEST(DcqcnRateControl, PeriodicClocksWithoutACheckIntervalCutOnEveryCnp) {
-  DcqcnParams p = DcqcnParams::paper();
-  p.periodic_clocks = true;
-  p.g = 1.0 / 16;
-  p.alpha_period = 1_us;
-  p.min_cut_interval = sim::Duration::zero();
+  const DcqcnParams p = periodic_params(sim::Duration::zero());
   DcqcnRateControl cc(p, kLine);
   cc.on_cnp(at(0_us));
   EXPECT_EQ(cc.rate().count(), 50 * kG);
