@@ -144,7 +144,8 @@ void Simulator::EventQueue::unload() {
   run_bucket_ = kNil;
 }
 
-Simulator::Key Simulator::EventQueue::top() {
+Simulator::Key Simulator::EventQueue::find_top() {
+  top_valid_ = true;
   if (cal_size_ == 0) return top_ = far_.top();
   first_bucket();
   const Key k = run_.back();
@@ -153,7 +154,10 @@ Simulator::Key Simulator::EventQueue::top() {
 
 Simulator::Key Simulator::EventQueue::pop_top() {
   const Key k = top_;
-  if (cal_size_ != 0 && k == run_.back()) {
+  top_valid_ = false;
+  // From the current run, else from the far heap (a top kept from before
+  // later pushes may have no run loaded: they landed in later buckets).
+  if (!run_.empty() && k == run_.back()) {
     run_.pop_back();
     --cal_size_;
     if (run_.empty()) {
@@ -193,6 +197,7 @@ void Simulator::EventQueue::adapt(Time now) {
   }
   pushes_ = far_pushes_ = spread_ = runs_ = 0;
   if (shift == shift_) return;
+  top_valid_ = false;
   unload();
   std::vector<Key>& keys = rebuild_;  // kept: a later rebuild reuses its room
   keys.clear();

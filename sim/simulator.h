@@ -263,6 +263,8 @@ class Simulator {
     void push(Key k, Time now) {
       if (++pushes_ == (uint64_t{1} << 16)) [[unlikely]]
         adapt(now);
+      // The top found last stays the top unless this key comes before it.
+      if (k < top_) top_valid_ = false;
       if (abs_bucket(k) - start_ >= static_cast<int64_t>(kBuckets)) [[unlikely]] {
         far_.push(k);
         ++far_pushes_;
@@ -270,7 +272,10 @@ class Simulator {
       }
       insert(k);
     }
-    Key top();      // the earliest; the queue must not be empty
+    // The earliest; the queue must not be empty. Found once and kept until
+    // it is popped or an earlier key is pushed: the run loop asks for the
+    // next event's key to prefetch for it, then again before running it.
+    Key top() { return top_valid_ ? top_ : find_top(); }
     Key pop_top();  // the top; call right after top(), with nothing pushed since
     // The key most likely to run right after the top (for prefetching), or
     // the top itself. After top().
@@ -282,6 +287,7 @@ class Simulator {
     static constexpr uint32_t kNil = ~0u;
     // The first non-empty bucket at or after the window's start (calendar
     // not empty), loaded as the current run.
+    Key find_top();
     uint32_t first_bucket();
     uint32_t scan() const;  // the bitmap's first non-empty bucket from the window's start
     void load(uint32_t b);
@@ -337,8 +343,9 @@ class Simulator {
     int64_t start_ = 0;                  // the window's first bucket (absolute)
     int shift_ = 8;                      // bucket width 2^shift ps
     size_t cal_size_ = 0;
-    uint32_t found_ = kNil;  // first_bucket() cache; kNil when stale
-    Key top_ = 0;            // of the last top()
+    uint32_t found_ = kNil;   // first_bucket() cache; kNil when stale
+    Key top_ = 0;             // of the last top()
+    bool top_valid_ = false;  // top_ is still the earliest pending key
     // Load since the last adaptation: pushes, those beyond the window, runs,
     // and the events of runs that span more than one instant.
     uint64_t pushes_ = 0, far_pushes_ = 0, runs_ = 0, spread_ = 0;

@@ -117,6 +117,32 @@ TEST(Simulator, CalendarRunsInKeyOrderUnderEveryKindOfLoad) {
   EXPECT_EQ(out_of_order, 0u);
 }
 
+// The queue keeps the top it found until an earlier key is pushed. Here the
+// top is a far-heap event (scheduled when it was beyond the calendar's
+// window, 4.2 us wide from 0) and a later event lands in the calendar, which
+// has no bucket loaded: the top must still come from the far heap, then the
+// calendar's event.
+struct LateScheduler final : EventHandler {
+  Simulator* sim = nullptr;
+  std::vector<std::pair<int64_t, uint64_t>> seen;
+  void handle_event(uint64_t tag) override {
+    seen.emplace_back(sim->now().count_ps(), tag);
+    if (tag == 0) sim->schedule_at(Time::zero() + 100500_ns, *this, 2);
+  }
+};
+
+TEST(Simulator, KeptTopFromTheFarHeapRunsBeforeALaterCalendarEvent) {
+  Simulator sim;
+  LateScheduler s;
+  s.sim = &sim;
+  sim.schedule_at(Time::zero() + 99_us, s, 0);   // far when scheduled
+  sim.schedule_at(Time::zero() + 100_us, s, 1);  // far when scheduled
+  EXPECT_EQ(sim.run(), 3u);
+  const std::vector<std::pair<int64_t, uint64_t>> expect = {
+      {99'000'000, 0}, {100'000'000, 1}, {100'500'000, 2}};
+  EXPECT_EQ(s.seen, expect);
+}
+
 TEST(Simulator, RunUntilStopsAtBoundaryAndAdvancesClock) {
   Simulator sim;
   Recorder r;
