@@ -37,14 +37,15 @@ void check_failed(const char* file, int line, const char* cond, std::string_view
 
 const Simulator* Simulator::current() { return t_current; }
 
-Simulator::EventId Simulator::schedule_checked(Time t, EventHandler& handler, uint64_t tag, Key k) {
+Simulator::EventId Simulator::schedule_checked(Time t, EventHandler& handler, uint64_t tag, Key k,
+                                               const void* hint) {
   XOFF_CHECK(t >= now_, "event scheduled in the past: at " + std::to_string(t.count_ps()) +
                             " ps, now " + std::to_string(now_.count_ps()) + " ps");
   // Beyond the horizon (75 minutes; runs are at most an hour): it can never
   // run, so it is not kept (a timer a very long interval ahead).
   // Another part's stream: that part runs it.
   const bool kept = t.count_ps() < (int64_t{1} << kTimeBits) && is_local(handler.stream_);
-  if (kept) push(k, handler, tag);
+  if (kept) push(k, handler, tag, hint);
   return k >> kSlotBits;
 }
 
@@ -60,21 +61,23 @@ void Simulator::set_local_streams(std::vector<bool> local) {
 // inlined) so that a schedule costs one call; the rare cases (a new chunk, an
 // event for the bucket being run, beyond the window, time to adapt) are out of
 // line.
-void Simulator::push(Key k, EventHandler& handler, uint64_t tag) {
+void Simulator::push(Key k, EventHandler& handler, uint64_t tag, const void* hint) {
   uint32_t slot = 0;
   if (!free_slots_.empty()) [[likely]] {
     slot = free_slots_.back();
     free_slots_.pop_back();
     slots_[slot] = Payload{&handler, tag};
+    hints_[slot] = hint;
   } else {
-    slot = new_slot(handler, tag);
+    slot = new_slot(handler, tag, hint);
   }
   queue_.push(k | slot, now_);
 }
 
-uint32_t Simulator::new_slot(EventHandler& handler, uint64_t tag) {
+uint32_t Simulator::new_slot(EventHandler& handler, uint64_t tag, const void* hint) {
   XOFF_CHECK(slots_.size() < (size_t{1} << kSlotBits), "more than 2^24 events pending");
   slots_.push_back(Payload{&handler, tag});
+  hints_.push_back(hint);
   return static_cast<uint32_t>(slots_.size() - 1);
 }
 
@@ -313,11 +316,24 @@ uint64_t Simulator::run_until(Time until, uint64_t max_events) {
     // Lookahead: on a large fabric the next handlers and their packets are
     // cold (a port was last served a whole fabric's worth of events ago).
     // While this event runs, the next one (the new top) prefetches what it
-    // will touch, and the handler of the one likely after it starts loading.
+    // will touch, and the handler of the one likely after it starts loading;
+    // deeper when set_deep_lookahead is on (see there).
     if (!queue_.empty()) {
-      __builtin_prefetch(slots_[key_slot(queue_.next_after_top())].handler);
+      const uint32_t after = key_slot(queue_.after_top(1));
+      __builtin_prefetch(slots_[after].handler);
       const Payload& next = slots_[key_slot(queue_.top())];
-      next.handler->prefetch(next.tag);
+      if (deep_lookahead_) {
+        const uint32_t third = key_slot(queue_.after_top(2));
+        __builtin_prefetch(&slots_[third]);
+        __builtin_prefetch(&hints_[third]);
+        const char* h = static_cast<const char*>(hints_[after]);
+        __builtin_prefetch(h);
+        __builtin_prefetch(h + 64);
+        __builtin_prefetch(h + 128);
+        next.handler->prefetch_deep(next.tag);
+      } else {
+        next.handler->prefetch(next.tag);
+      }
     }
     // Two events with the same (time, stream, sequence) would run in slot
     // order: still deterministic in one process, but not across partitions.

@@ -23,12 +23,12 @@ class Timer final : public EventHandler {
 
   void arm_at(Time t) {
     prepare(t);
-    id_ = sim_.schedule_at(t, *this, kind_);
+    id_ = sim_.schedule_at(t, *this, kind_, sim_.reserve_key(), &owner_);
   }
   // With a key reserved earlier (Simulator::reserve_key).
   void arm_at(Time t, EventKey key) {
     prepare(t);
-    id_ = sim_.schedule_at(t, *this, kind_, key);
+    id_ = sim_.schedule_at(t, *this, kind_, key, &owner_);
   }
   void run_as(StreamId s) {
     set_stream(s);
@@ -46,6 +46,9 @@ class Timer final : public EventHandler {
   // For the next event, not the running one: a stale entry prefetches in vain.
   void prefetch(uint64_t) const override {
     if (armed_) owner_.prefetch(kind_);
+  }
+  void prefetch_deep(uint64_t) const override {
+    if (armed_) owner_.prefetch_deep(kind_);
   }
   void handle_event(uint64_t) override {
     if (!live()) return;  // stale: cancelled or re-armed since

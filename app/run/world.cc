@@ -78,6 +78,18 @@ struct IdealFct {
 World::World(const ScenarioConfig& cfg, models::Recorder& recorder)
     : World(cfg, recorder, std::vector<bool>{}) {}
 
+// The deep lookahead (sim::Simulator::set_deep_lookahead) pays when the
+// fabric's per-hop state is far beyond a core's L2 cache: from about 2,048
+// ports (a 512-host spine-leaf). Below, its instructions are a cost
+// (bench/README.md, docs/decisions.md). It never changes a result.
+bool World::deep_lookahead(const models::Network& net) {
+  constexpr size_t kDeepLookaheadPorts = 2048;
+  size_t ports = 0;
+  for (size_t n = 0; n < net.num_nodes(); ++n)
+    ports += net.node(models::NodeId(static_cast<uint32_t>(n))).num_ports();
+  return ports >= kDeepLookaheadPorts;
+}
+
 // Streams: 0 (set-up) is local everywhere, node i's is i + 1.
 static std::vector<bool> local_streams(const std::vector<bool>& local_nodes) {
   if (local_nodes.empty()) return {};
@@ -104,6 +116,7 @@ World::World(const ScenarioConfig& cfg, models::Recorder& recorder, std::vector<
   build_traffic();
   build_monitors();
   faults_ = std::make_unique<FaultInjector>(cfg_, net_, switches_, hosts_);
+  sim_.set_deep_lookahead(deep_lookahead(net_));
 }
 
 World::~World() = default;

@@ -89,6 +89,8 @@ class World {
   models::Node& node(uint32_t topo_index) { return net_.node(models::NodeId(topo_index)); }
 
  private:
+  // Whether the simulator should look deeper ahead (a large fabric).
+  static bool deep_lookahead(const models::Network& net);
   void build_nodes();
   void build_routes();
   void build_endpoints();

@@ -22,6 +22,15 @@ class Node {
 
   // The last bit of `p` arrived on port `ingress`; the node now owns `p`.
   virtual void receive(Packet& p, PortIndex ingress) = 0;
+  // The same, also naming what handling the next frame on this link will
+  // likely touch first: the egress port and class this one went to (a flow's
+  // frames follow one another). The link keeps it and prefetches it one
+  // event ahead of that frame's arrival. A hint only: a wrong one costs a
+  // useless prefetch. Default: receive() and no hint.
+  virtual RxHint receive_hinted(Packet& p, PortIndex ingress) {
+    receive(p, ingress);
+    return {};
+  }
   // `p` left the class queue of `port` and started transmission (buffer release,
   // dequeue-time ECN marking, endpoint refill). Default: nothing.
   virtual void on_dequeue(PortIndex port, Packet& p) {

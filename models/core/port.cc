@@ -214,7 +214,8 @@ void EgressPort::on_arrive() {
   // Several arrivals can share one instant; deliver all due now, in order.
   while (!flight_.empty() && flight_.front().arrival <= sim_.now()) {
     Packet* p = flight_.pop_front().pkt;
-    peer_.receive(*p, peer_port_);
+    const RxHint h = peer_.receive_hinted(*p, peer_port_);
+    peer_hint_ = reinterpret_cast<uintptr_t>(h.port) | static_cast<uintptr_t>(h.tc);
   }
   next_arrival_ = flight_.empty() ? nullptr : flight_.front().pkt;
   next_flight_ = flight_.empty() ? nullptr : &flight_.front();
@@ -411,6 +412,38 @@ void EgressPort::prefetch(uint64_t tag) const {
   } else if (tag == kTxDone) {
     __builtin_prefetch(next_tx_);
   }
+}
+
+// Deep: also the next head of flight_ (read once this one is delivered) and
+// where the peer sent the last frame of this link (its egress port and
+// class: a flow's frames follow one another).
+void EgressPort::prefetch_deep(uint64_t tag) const {
+  if (tag != kArrive) {
+    prefetch(tag);
+    return;
+  }
+  // (Written out, not through prefetch(): GCC 12 dropped the inlined copy's
+  // prefetches here.)
+  __builtin_prefetch(next_arrival_);
+  __builtin_prefetch(next_flight_);
+  __builtin_prefetch(&peer_);
+  if (!flight_.empty()) __builtin_prefetch(&flight_[1]);
+  if (peer_hint_ != 0) {
+    const auto* q = reinterpret_cast<const EgressPort*>(peer_hint_ & ~uintptr_t{kNumClasses - 1});
+    q->prefetch_enqueue(static_cast<int>(peer_hint_ & (kNumClasses - 1)));
+  }
+}
+
+// The lines enqueue() and start_tx() read first: the hints and hop lines,
+// the end-of-transmission timer, the class's pair.
+void EgressPort::prefetch_enqueue(int tc) const {
+  const char* base = reinterpret_cast<const char*>(this);
+  __builtin_prefetch(base);
+  __builtin_prefetch(base + 64);
+  __builtin_prefetch(base + 128);
+  __builtin_prefetch(&tx_timer_);
+  __builtin_prefetch(&cls_[tc]);
+  __builtin_prefetch(reinterpret_cast<const char*>(&cls_[tc]) + 64);
 }
 
 const char* EgressPort::event_kind(uint64_t tag) const {

@@ -39,6 +39,12 @@ class Network;
 class Node;
 class EgressPort;
 
+// See Node::receive_hinted.
+struct RxHint {
+  const EgressPort* port = nullptr;
+  int tc = 0;
+};
+
 struct SchedulerConfig {
   std::array<bool, kNumClasses> strict{};                            // strict-priority classes
   std::array<uint32_t, kNumClasses> weight{1, 1, 1, 1, 1, 1, 1, 1};  // DWRR weights
@@ -159,6 +165,9 @@ class EgressPort final : public sim::EventHandler {
   void handle_event(uint64_t tag) override;
   const char* event_kind(uint64_t tag) const override;
   void prefetch(uint64_t tag) const override;
+  void prefetch_deep(uint64_t tag) const override;
+  // Prefetches what enqueueing a frame of class tc here touches first.
+  void prefetch_enqueue(int tc) const;
 
  private:
   enum Tag : uint64_t { kTxDone = 0, kArrive = 1, kApplyPause = 2, kResume = 3 };
@@ -224,17 +233,20 @@ class EgressPort final : public sim::EventHandler {
   Ring<InFlight> flight_;     // serializing or propagating towards the peer, in arrival order
   // Line 2.
   Ring<Packet*> control_;
-  unsigned nonempty_ = 0;     // bit c: class c has packets queued
-  unsigned strict_mask_ = 0;  // bit c: class c is strict priority
-  int dwrr_next_ = 0;         // class whose turn it is in the DWRR round
-  PortIndex index_;
-  PortIndex peer_port_;
+  uint8_t nonempty_ = 0;      // bit c: class c has packets queued
+  uint8_t strict_mask_ = 0;   // bit c: class c is strict priority
+  uint8_t dwrr_next_ = 0;     // class whose turn it is in the DWRR round
   uint8_t ignore_pause_ = 0;  // bit c: class c ignores pauses (watchdog)
   uint8_t pfc_enabled_ = 0xff;
   bool dwrr_fresh_ = true;  // the current class has not yet received its quantum
   bool up_ = true;
   bool pause_watched_ = false;
-  bool diverted_ = false;                // a tap or an exit is set
+  PortIndex index_;
+  PortIndex peer_port_;
+  bool diverted_ = false;  // a tap or an exit is set
+  // Where the peer sent the last frame of this link (its egress port, the
+  // class in the low bits: an RxHint packed), for the deep lookahead.
+  uintptr_t peer_hint_ = 0;
   alignas(64) sim::Timer arrive_timer_;  // at the head of flight_
   alignas(64) sim::Timer tx_timer_;      // at busy_until_, when something is to be done then
 
@@ -278,5 +290,8 @@ class EgressPort final : public sim::EventHandler {
   sim::Time last_down_ = sim::Time::zero() - sim::Duration::ps(1);  // never yet
   mutable PortCounters counters_;  // tx_packets, tx_bytes, peak_bytes: copies of cls_'s
 };
+
+// The class rides in the low bits of a packed RxHint.
+static_assert(alignof(EgressPort) >= kNumClasses);
 
 }  // namespace xoff::models

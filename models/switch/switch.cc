@@ -90,24 +90,24 @@ void Switch::classify(Packet& p, PortIndex ingress) const {
   p.pg = c.tc_to_pg[p.tc];
 }
 
-void Switch::receive(Packet& p, PortIndex ingress) {
+RxHint Switch::receive_hinted(Packet& p, PortIndex ingress) {
   if (p.kind == PacketKind::kPause) {
     if (cfg_.pfc.drop_host_pauses && host_port_[ingress.value()]) [[unlikely]] {
       drop(p, DropReason::kAcl, nullptr);
-      return;
+      return {};
     }
     receive_pause(p, ingress);
-    return;
+    return {};
   }
   if (p.ttl <= 1) {
     drop(p, DropReason::kTtl, nullptr);
-    return;
+    return {};
   }
   --p.ttl;
   const auto group = routes_.lookup(p.dst);
   if (group.empty()) {
     drop(p, DropReason::kNoRoute, nullptr);
-    return;
+    return {};
   }
   const PortIndex out = ecmp_pick(
       group, spray_ ? static_cast<uint32_t>(p.id * 0x9e3779b97f4a7c15ULL >> 32) : p.hash, salt_);
@@ -116,12 +116,12 @@ void Switch::receive(Packet& p, PortIndex ingress) {
     p.in_port = ingress.value();
     ++counters_.forwarded;
     port(out).enqueue_control(p);
-    return;
+    return {};
   }
-  admit(p, ingress, out);
+  return admit(p, ingress, out);
 }
 
-void Switch::admit(Packet& p, PortIndex ingress, PortIndex out) {
+RxHint Switch::admit(Packet& p, PortIndex ingress, PortIndex out) {
   classify(p, ingress);
   if (cfg_.classification.host_lossless_roce_only && lossless_class(p.tc) &&
       p.protocol != Protocol::kRoce && host_port_[ingress.value()]) [[unlikely]] {
@@ -136,13 +136,14 @@ void Switch::admit(Packet& p, PortIndex ingress, PortIndex out) {
     retag(p);
   }
   EgressPort& q = port(out);
-  if (watchdog_.dropping(out, p.tc)) {
+  const int tc = p.tc;
+  if (watchdog_.dropping(out, tc)) {
     drop(p, DropReason::kWatchdog, &q);
-    return;
+    return RxHint{&q, tc};
   }
   if (!q.link_up()) {  // the port drops it (link_down); nothing is charged
     q.enqueue(p);
-    return;
+    return RxHint{&q, tc};
   }
   const Mmu::Admission a = mmu_.admit(ingress.value(), p.pg, out.value(), p.tc, p.size.count());
   if (a.send_xoff) pfc_.send_xoff(ingress, p.pg);
@@ -151,18 +152,19 @@ void Switch::admit(Packet& p, PortIndex ingress, PortIndex out) {
       break;
     case Mmu::Verdict::kLossyIngress:
       drop(p, DropReason::kLossyIngress, &q);
-      return;
+      return RxHint{&q, tc};
     case Mmu::Verdict::kLossyEgress:
       drop(p, DropReason::kLossyEgress, &q);
-      return;
+      return RxHint{&q, tc};
     case Mmu::Verdict::kLosslessViolation:
       log_violation_once(ingress, p.pg);
       drop(p, DropReason::kLosslessViolation, &q);
-      return;
+      return RxHint{&q, tc};
   }
   if (!ecn_.at_dequeue()) mark_ecn(q, p);
   ++counters_.forwarded;
   q.enqueue(p);
+  return RxHint{&q, tc};
 }
 
 // The ingress PG stays the one the packet arrived in (p.pg); only its egress

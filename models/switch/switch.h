@@ -81,7 +81,8 @@ class Switch final : public Node, private sim::EventHandler {
     mmu_.set_port_headroom(port.value(), headroom, xon_offset);
   }
 
-  void receive(Packet& p, PortIndex ingress) override;
+  void receive(Packet& p, PortIndex ingress) override { receive_hinted(p, ingress); }
+  RxHint receive_hinted(Packet& p, PortIndex ingress) override;
   void on_dequeue(PortIndex port, Packet& p) override;
   void on_discard(PortIndex port, Packet& p) override;
   void report_counters(Recorder& r) const override;
@@ -100,7 +101,8 @@ class Switch final : public Node, private sim::EventHandler {
   void handle_event(uint64_t tag) override;  // route installation
   const char* event_kind(uint64_t) const override { return "switch: route install"; }
   void receive_pause(Packet& p, PortIndex ingress);
-  void admit(Packet& p, PortIndex ingress, PortIndex out);
+  // Returns where the packet was queued (or dropped): its egress port and class.
+  RxHint admit(Packet& p, PortIndex ingress, PortIndex out);
   void drop(Packet& p, DropReason why, EgressPort* queue);
   void mark_ecn(EgressPort& port, Packet& p);
   void log_violation_once(PortIndex ingress, int pg);
