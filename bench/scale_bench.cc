@@ -17,12 +17,13 @@
 // mallinfo2: independent of what other cases left behind), B/host and B/flow
 // (world bytes over hosts and over planned flows), peak_rss_MB (the process's
 // VmHWM: a true peak only when one case runs alone, e.g. with
-// --benchmark_filter).
+// --benchmark_filter). XOFF_BENCH_LOOKAHEAD: see lookahead_override().
 #include <benchmark/benchmark.h>
 #include <malloc.h>
 
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <iterator>
 #include <memory>
@@ -87,6 +88,18 @@ double peak_rss_bytes() {
   return 0;
 }
 
+// XOFF_BENCH_LOOKAHEAD=deep|shallow forces the simulator's lookahead depth
+// (sim::Simulator::set_deep_lookahead) to compare both on one binary in the
+// same minutes; unset, the world's own choice (deep from 2,048 ports).
+int lookahead_override() {
+  static const int v = [] {
+    const char* e = std::getenv("XOFF_BENCH_LOOKAHEAD");
+    if (e == nullptr) return -1;
+    return std::string(e) == "deep" ? 1 : std::string(e) == "shallow" ? 0 : -1;
+  }();
+  return v;
+}
+
 void RunScale(benchmark::State& state, const app::ScenarioConfig& cfg) {
   uint64_t events = 0;
   int64_t hops = 0;
@@ -98,6 +111,7 @@ void RunScale(benchmark::State& state, const app::ScenarioConfig& cfg) {
     const double before = heap_in_use();
     models::Recorder recorder;  // keeps nothing
     auto w = std::make_unique<app::World>(cfg, recorder);
+    if (lookahead_override() >= 0) w->sim().set_deep_lookahead(lookahead_override() == 1);
     w->start();
     state.ResumeTiming();
 
