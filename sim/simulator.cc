@@ -119,7 +119,7 @@ uint32_t Simulator::EventQueue::scan() const {
 // from the far heap ran before them, and earlier events were scheduled after
 // it) goes back to its bucket's chunks first.
 void Simulator::EventQueue::load(uint32_t b) {
-  unload();
+  if (run_bucket_ != kNil) unload();
   take(b, run_);
   // Mostly one or a few events: insertion sort, latest first.
   const size_t m = run_.size();
