@@ -319,17 +319,20 @@ uint64_t Simulator::run_until(Time until, uint64_t max_events) {
     // will touch, and the handler of the one likely after it starts loading;
     // deeper when set_deep_lookahead is on (see there).
     if (!queue_.empty()) {
+      // The top first: finding it may load the next bucket's run, which the
+      // events after it are read from.
+      const Payload& next = slots_[key_slot(queue_.top())];
       const uint32_t after = key_slot(queue_.after_top(1));
       __builtin_prefetch(slots_[after].handler);
-      const Payload& next = slots_[key_slot(queue_.top())];
       if (deep_lookahead_) {
         const uint32_t third = key_slot(queue_.after_top(2));
         __builtin_prefetch(&slots_[third]);
         __builtin_prefetch(&hints_[third]);
-        const char* h = static_cast<const char*>(hints_[after]);
-        __builtin_prefetch(h);
-        __builtin_prefetch(h + 64);
-        __builtin_prefetch(h + 128);
+        // (Addresses, not pointer arithmetic: a hint past its object's end is fine.)
+        const uintptr_t h = reinterpret_cast<uintptr_t>(hints_[after]);
+        __builtin_prefetch(reinterpret_cast<const void*>(h));
+        __builtin_prefetch(reinterpret_cast<const void*>(h + 64));
+        __builtin_prefetch(reinterpret_cast<const void*>(h + 128));
         next.handler->prefetch_deep(next.tag);
       } else {
         next.handler->prefetch(next.tag);

@@ -299,7 +299,8 @@ class Simulator {
     Key top() { return top_valid_ ? top_ : find_top(); }
     Key pop_top();  // the top; call right after top(), with nothing pushed since
     // The key most likely to run d events after the top (for prefetching),
-    // or the top itself when the current run is shorter. After top().
+    // or the top itself when the current run is shorter. Right after top()
+    // (which may load the run it reads).
     Key after_top(size_t d) const { return run_.size() > d ? run_[run_.size() - 1 - d] : top_; }
 
    private:

@@ -428,9 +428,10 @@ void EgressPort::prefetch_deep(uint64_t tag) const {
   __builtin_prefetch(next_flight_);
   __builtin_prefetch(&peer_);
   if (!flight_.empty()) __builtin_prefetch(&flight_[1]);
-  if (peer_hint_ != 0) {
-    const auto* q = reinterpret_cast<const EgressPort*>(peer_hint_ & ~uintptr_t{kNumClasses - 1});
-    q->prefetch_enqueue(static_cast<int>(peer_hint_ & (kNumClasses - 1)));
+  const uintptr_t port_bits = peer_hint_ & ~uintptr_t{kNumClasses - 1};
+  if (port_bits != 0) {
+    reinterpret_cast<const EgressPort*>(port_bits)->prefetch_enqueue(
+        static_cast<int>(peer_hint_ & (kNumClasses - 1)));
   }
 }
 
