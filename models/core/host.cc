@@ -76,6 +76,9 @@ void Host::set_slow_receiver(const SlowReceiverConfig& cfg) {
 }
 
 void Host::on_dequeue(PortIndex, Packet&) { notify_room(); }
+void Host::on_link_up(PortIndex) {
+  if (rx_) rx_->reassert();
+}
 void Host::on_port_ready(PortIndex) { notify_room(); }
 
 // Tells the transports refused room since they were last told, except one

@@ -72,6 +72,7 @@ class Host final : public Node {
   void receive(Packet& p, PortIndex ingress) override;
   void on_dequeue(PortIndex port, Packet& p) override;
   void on_port_ready(PortIndex port) override;
+  void on_link_up(PortIndex port) override;
 
  protected:
   void on_port_added(EgressPort& p) override {

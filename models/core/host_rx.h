@@ -34,6 +34,11 @@ class ReceivePipeline final : public sim::EventHandler {
   int64_t held_bytes() const { return bytes_; }
   size_t held_packets() const { return q_.size() + (busy_ ? 1 : 0); }
   int64_t peak_bytes() const { return peak_; }
+  // The link came back up (its PFC state was reset): still above XOFF, the
+  // host pauses the switch again at once.
+  void reassert() {
+    if (xoff_) pause(0xFFFF);
+  }
   void handle_event(uint64_t tag) override;
   const char* event_kind(uint64_t tag) const override {
     return tag == kRefresh ? "host: PFC refresh (slow receiver)" : "host: receive pipeline";

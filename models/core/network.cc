@@ -48,6 +48,10 @@ void Network::set_link_up(uint32_t link, bool up) {
   const LinkEnds& l = links_.at(link);
   node(l.a).port(l.a_port).set_link_up(up);
   node(l.b).port(l.b_port).set_link_up(up);
+  if (up) {
+    node(l.a).on_link_up(l.a_port);
+    node(l.b).on_link_up(l.b_port);
+  }
 }
 
 Packet& Network::make_packet(sim::Bytes size) {

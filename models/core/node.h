@@ -43,6 +43,11 @@ class Node {
   // the one on the wire (EgressPort: the lazy end of transmission); a frame
   // of a class that starts is told by on_dequeue. Default: nothing.
   virtual void on_port_ready(PortIndex port) { (void)port; }
+  // The link of `port` came back up (both ends are up again). Its PFC state
+  // was reset at both ends when it went down (EgressPort::set_link_up), so a
+  // node still holding a priority group in XOFF for it pauses the peer again
+  // now. Default: nothing.
+  virtual void on_link_up(PortIndex port) { (void)port; }
   // `p` is removed from a queue of `port` without being sent (link down,
   // watchdog drop); it is dropped right after. Default: as for a dequeue.
   virtual void on_discard(PortIndex port, Packet& p) { on_dequeue(port, p); }

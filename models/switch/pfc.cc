@@ -43,6 +43,16 @@ void PfcGenerator::send_xon(PortIndex in, int pg) {
   send_frame(in, pg, 0);
 }
 
+void PfcGenerator::reassert(PortIndex in) {
+  for (int pg = 0; pg < kNumClasses; ++pg) {
+    const size_t slot = in.value() * kNumClasses + static_cast<size_t>(pg);
+    if (!mmu_.pg(in.value(), pg).xoff) continue;
+    ++counters_[slot].refreshes;
+    send_frame(in, pg, cfg_.quanta);
+    refresh_[slot]->arm_in(refresh_interval(in));
+  }
+}
+
 void PfcGenerator::send_frame(PortIndex in, int pg, uint16_t quanta) {
   Packet& f = net_.make_packet(kPauseFrameBytes);
   f.kind = PacketKind::kPause;

@@ -38,6 +38,9 @@ class PfcGenerator final : public sim::EventHandler {
   void add_port();
   void send_xoff(PortIndex in, int pg);
   void send_xon(PortIndex in, int pg);
+  // The link of `in` came back up: every PG still in XOFF there pauses the
+  // upstream again at once (counted as a refresh of its episode).
+  void reassert(PortIndex in);
   // Bitmask of the classes a PAUSE for `pg` names.
   uint8_t class_mask(int pg) const { return pg_mask_[pg]; }
   sim::Duration refresh_interval(PortIndex in) const;

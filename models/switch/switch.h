@@ -85,6 +85,7 @@ class Switch final : public Node, private sim::EventHandler {
   RxHint receive_hinted(Packet& p, PortIndex ingress) override;
   void on_dequeue(PortIndex port, Packet& p) override;
   void on_discard(PortIndex port, Packet& p) override;
+  void on_link_up(PortIndex port) override { pfc_.reassert(port); }
   void report_counters(Recorder& r) const override;
 
   const SwitchConfig& config() const { return cfg_; }
