@@ -46,7 +46,7 @@ void ReceivePipeline::pause(uint16_t quanta) {
 
 void ReceivePipeline::handle_event(uint64_t tag) {
   if (tag == kRefresh) {
-    if (xoff_) pause(0xFFFF);
+    reassert();
     return;
   }
   Packet& p = *current_;

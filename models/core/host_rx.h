@@ -34,8 +34,8 @@ class ReceivePipeline final : public sim::EventHandler {
   int64_t held_bytes() const { return bytes_; }
   size_t held_packets() const { return q_.size() + (busy_ ? 1 : 0); }
   int64_t peak_bytes() const { return peak_; }
-  // The link came back up (its PFC state was reset): still above XOFF, the
-  // host pauses the switch again at once.
+  // Still above XOFF: pauses the switch again (the refresh timer, and at once
+  // when the link came back up: its PFC state was reset).
   void reassert() {
     if (xoff_) pause(0xFFFF);
   }

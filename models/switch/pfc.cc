@@ -45,12 +45,16 @@ void PfcGenerator::send_xon(PortIndex in, int pg) {
 
 void PfcGenerator::reassert(PortIndex in) {
   for (int pg = 0; pg < kNumClasses; ++pg) {
-    const size_t slot = in.value() * kNumClasses + static_cast<size_t>(pg);
-    if (!mmu_.pg(in.value(), pg).xoff) continue;
-    ++counters_[slot].refreshes;
-    send_frame(in, pg, cfg_.quanta);
-    refresh_[slot]->arm_in(refresh_interval(in));
+    if (mmu_.pg(in.value(), pg).xoff) refresh(in, pg);
   }
+}
+
+// XOFF again within an episode, and the next refresh half a pause later.
+void PfcGenerator::refresh(PortIndex in, int pg) {
+  const size_t slot = in.value() * kNumClasses + static_cast<size_t>(pg);
+  ++counters_[slot].refreshes;
+  send_frame(in, pg, cfg_.quanta);
+  refresh_[slot]->arm_in(refresh_interval(in));
 }
 
 void PfcGenerator::send_frame(PortIndex in, int pg, uint16_t quanta) {
@@ -77,10 +81,7 @@ void PfcGenerator::handle_event(uint64_t slot) {
     send_xon(in, pg);
     return;
   }
-  if (!mmu_.pg(in.value(), pg).xoff) return;
-  ++counters_[slot].refreshes;
-  send_frame(in, pg, cfg_.quanta);
-  refresh_[slot]->arm_in(refresh_interval(in));
+  if (mmu_.pg(in.value(), pg).xoff) refresh(in, pg);
 }
 
 }  // namespace xoff::models

@@ -53,6 +53,7 @@ class PfcGenerator final : public sim::EventHandler {
 
  private:
   void send_frame(PortIndex in, int pg, uint16_t quanta);
+  void refresh(PortIndex in, int pg);
 
   Network& net_;
   Node& sw_;
