@@ -7,6 +7,7 @@
 
 #include "app/commands/commands.h"
 #include "app/config/suggest.h"
+#include "app/run/huge_pages.h"
 
 namespace {
 using namespace xoff::app;
@@ -206,6 +207,7 @@ int xoff_main(int argc, char** argv) {
 // Out of memory is a resource failure (exit 1 with a message), not the broken
 // invariant that exit 134 (abort) means.
 int main(int argc, char** argv) {
+  xoff::app::use_huge_pages(argv);  // may start this program again (huge_pages.h)
   try {
     return xoff_main(argc, argv);
   } catch (const std::bad_alloc&) {

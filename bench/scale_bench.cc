@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "app/config/error.h"
+#include "app/run/huge_pages.h"
 #include "app/run/world.h"
 #include "app/scenario/scenario.h"
 #include "models/monitor/recorder.h"
@@ -170,6 +171,8 @@ void add_case(std::vector<std::unique_ptr<xoff::app::ScenarioConfig>>& configs,
 }  // namespace
 
 int main(int argc, char** argv) {
+  // As `xoff run` does (app/run/huge_pages.h): the rates are what users get.
+  xoff::app::use_huge_pages(argv);
   xoff::sim::set_log_level(spdlog::level::off);
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;

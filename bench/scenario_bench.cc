@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "app/config/error.h"
+#include "app/run/huge_pages.h"
 #include "app/run/world.h"
 #include "app/scenario/scenario.h"
 #include "models/monitor/recorder.h"
@@ -109,6 +110,8 @@ void RunScenario(benchmark::State& state, const app::ScenarioConfig& cfg) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // As `xoff run` does (app/run/huge_pages.h): the rates are what users get.
+  xoff::app::use_huge_pages(argv);
   xoff::sim::set_log_level(spdlog::level::off);
   // Loaded once, before the runs; the configs must outlive the benchmarks.
   std::vector<std::unique_ptr<xoff::app::ScenarioConfig>> configs;

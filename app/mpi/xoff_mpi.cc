@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "app/mpi/partitioned_run.h"
+#include "app/run/huge_pages.h"
 
 namespace {
 using xoff::app::PartComm;
@@ -81,6 +82,7 @@ class MpiComm final : public PartComm {
 }  // namespace
 
 int main(int argc, char** argv) {
+  xoff::app::use_huge_pages(argv);  // before MPI: may start this program again (huge_pages.h)
   MPI_Init(&argc, &argv);
   int code = 0;
   {

@@ -11,6 +11,7 @@
 #include "analysis/results/h5_writer.h"
 #include "app/config/error.h"
 #include "app/run/estimate.h"
+#include "app/run/huge_pages.h"
 #include "app/run/pcap.h"
 #include "app/run/progress.h"
 #include "app/run/summary.h"
@@ -265,7 +266,10 @@ RunOutcome run_scenario(const RunArgs& a) {
                  out.status.c_str());
     if (out.exit_code == 0) out.exit_code = end == World::End::kInterrupted ? 130 : 3;
   }
-  if (a.stats) print_event_profile(stdout, w.sim(), progress.elapsed_seconds());
+  if (a.stats) {
+    print_event_profile(stdout, w.sim(), progress.elapsed_seconds());
+    std::printf("Memory       %s\n", describe(memory_use()).c_str());
+  }
   return out;
 }
 

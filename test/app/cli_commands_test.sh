@@ -94,5 +94,19 @@ check max_memory_ok 0 "Flows" -- "$X" run "$T/s.toml" --no-output --max-memory 1
 check max_memory_bad 2 "max-memory lots" -- "$X" run "$T/s.toml" --no-output --max-memory lots
 # Errors name keys as the user writes them (buffer.size), not the model's fields.
 check user_names 2 "buffer.size (50000 B) leaves no shared pool" -- "$X" check "$T/s.toml" --set buffer.size=50KB
+# Transparent huge pages (app/run/huge_pages.h): where the kernel gives them
+# on request (madvise mode), xoff starts itself again asking glibc's malloc for
+# them, so the run's heap sits in 2 MiB pages; XOFF_HUGE_PAGES=0 keeps 4 KiB
+# pages. 512 hosts: a heap of ~20 MB, so several whole 2 MiB ranges. (A
+# sanitizer build says why it does not ask.)
+big="--set topology.leaves=32 --set topology.hosts_per_leaf=16 --set topology.spines=8"
+mode=$(sed -n 's/.*\[\(.*\)\].*/\1/p' /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null)
+if [ "$mode" = madvise ] && ! "$X" run "$T/s.toml" --no-output -q --stats 2>&1 | grep -q "sanitizer build"; then
+  check huge_pages 0 " [1-9][0-9.]* MB of it in 2 MiB pages (transparent huge pages asked for" -- env -u GLIBC_TUNABLES "$X" run "$T/s.toml" --no-output -q --stats $big
+  check huge_pages_off 0 " 0.0 MB of it in 2 MiB pages (transparent huge pages not asked for" -- env -u GLIBC_TUNABLES XOFF_HUGE_PAGES=0 "$X" run "$T/s.toml" --no-output -q --stats $big
+  check huge_pages_user 0 " 0.0 MB of it in 2 MiB pages" -- env GLIBC_TUNABLES=glibc.malloc.hugetlb=0 "$X" run "$T/s.toml" --no-output -q --stats $big
+else
+  echo "skip huge_pages: transparent huge pages are '$mode' here (or a sanitizer build)"
+fi
 rm -rf "$T"
 [ "$fails" -eq 0 ] || exit 1

@@ -1,0 +1,106 @@
+#include "app/run/huge_pages.h"
+
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+
+namespace xoff::app {
+namespace {
+
+constexpr const char* kTunable = "glibc.malloc.hugetlb";
+
+std::string env(const char* name) {
+  const char* v = std::getenv(name);
+  return v == nullptr ? std::string() : std::string(v);
+}
+
+// The bracketed word of /sys/kernel/mm/transparent_hugepage/enabled.
+std::string thp_mode() {
+  std::ifstream f("/sys/kernel/mm/transparent_hugepage/enabled");
+  std::string line;
+  if (!std::getline(f, line)) return {};
+  const size_t open = line.find('[');
+  const size_t close = line.find(']', open);
+  if (open == std::string::npos || close == std::string::npos) return {};
+  return line.substr(open + 1, close - open - 1);
+}
+
+bool sanitized() {
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+  return true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || \
+    __has_feature(memory_sanitizer)
+  return true;
+#else
+  return false;
+#endif
+#else
+  return false;
+#endif
+}
+
+}  // namespace
+
+void use_huge_pages(char** argv) {
+  const std::string off = env("XOFF_HUGE_PAGES");
+  if (off == "0" || off == "off" || off == "no") return;
+  const std::string tunables = env("GLIBC_TUNABLES");
+  if (tunables.find(kTunable) != std::string::npos) return;
+  if (env("LD_PRELOAD").find("vgpreload") != std::string::npos) return;  // valgrind
+  if (sanitized() || thp_mode() != "madvise") return;
+  const std::string set = tunables + (tunables.empty() ? "" : ":") + kTunable + "=1";
+  if (setenv("GLIBC_TUNABLES", set.c_str(), 1) != 0) return;
+  execv("/proc/self/exe", argv);
+  // Not re-executed (no /proc, say): run on as we are, the environment as it was.
+  if (tunables.empty()) {
+    unsetenv("GLIBC_TUNABLES");
+  } else {
+    setenv("GLIBC_TUNABLES", tunables.c_str(), 1);
+  }
+}
+
+MemoryUse memory_use() {
+  MemoryUse m;
+  rusage u{};
+  if (getrusage(RUSAGE_SELF, &u) == 0) m.peak_rss = static_cast<int64_t>(u.ru_maxrss) * 1024;
+  std::ifstream f("/proc/self/smaps_rollup");
+  std::string line;  // "Rss:   1234 kB" after a header line of addresses
+  while (std::getline(f, line)) {
+    long long kb = 0;
+    if (std::sscanf(line.c_str(), "Rss: %lld kB", &kb) == 1) m.rss = kb * 1024;
+    if (std::sscanf(line.c_str(), "AnonHugePages: %lld kB", &kb) == 1)
+      m.anon_huge_pages = kb * 1024;
+  }
+  m.thp_mode = thp_mode();
+  const std::string tunables = env("GLIBC_TUNABLES");
+  m.malloc_asks = tunables.find(std::string(kTunable) + "=1") != std::string::npos;
+  return m;
+}
+
+std::string describe(const MemoryUse& m) {
+  char buf[256];
+  std::snprintf(buf, sizeof buf, "peak RSS %.1f MB, %.1f MB of it in 2 MiB pages",
+                static_cast<double>(m.peak_rss) / 1e6,
+                static_cast<double>(m.anon_huge_pages) / 1e6);
+  std::string s = buf;
+  if (sanitized()) {
+    s += " (a sanitizer build: its allocator does not ask for huge pages)";
+  } else if (m.thp_mode == "always") {
+    s += " (transparent huge pages: always)";
+  } else if (m.thp_mode == "madvise") {
+    s += m.malloc_asks ? " (transparent huge pages asked for; XOFF_HUGE_PAGES=0 turns them off)"
+                       : " (transparent huge pages not asked for: XOFF_HUGE_PAGES=0 or "
+                         "GLIBC_TUNABLES set)";
+  } else {
+    s += " (transparent huge pages: " +
+         (m.thp_mode.empty() ? std::string("unavailable") : m.thp_mode) + ")";
+  }
+  return s;
+}
+
+}  // namespace xoff::app
