@@ -29,7 +29,6 @@
 #include <cstdint>
 #include <memory>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "sim/units.h"
@@ -401,7 +400,28 @@ class Simulator {
   bool profiling_ = false;
   bool setup_replica_ = false;
   bool deep_lookahead_ = false;
-  std::unordered_map<const char*, uint64_t> profile_;  // by literal address
+  // By literal address: open addressing over a power-of-two table, at most
+  // half full (a few dozen kinds; a std::unordered_map cost 4 % of a run).
+  std::vector<std::pair<const char*, uint64_t>> profile_;
+  size_t profile_kinds_ = 0;
+  // Where `kind` is in profile_, or the empty entry where it goes.
+  size_t kind_slot(const char* kind) const {
+    const size_t mask = profile_.size() - 1;
+    size_t i = (reinterpret_cast<uintptr_t>(kind) * 0x9e3779b97f4a7c15ULL >> 40) & mask;
+    while (profile_[i].first != nullptr && profile_[i].first != kind) i = (i + 1) & mask;
+    return i;
+  }
+  void count_kind(const char* kind) {
+    if (!profile_.empty()) {
+      auto& e = profile_[kind_slot(kind)];
+      if (e.first == kind) {
+        ++e.second;
+        return;
+      }
+    }
+    add_kind(kind);
+  }
+  void add_kind(const char* kind);
 };
 
 }  // namespace xoff::sim

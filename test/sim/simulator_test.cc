@@ -284,6 +284,39 @@ TEST(Simulator, EventProfileCountsKindsAndStaleTimers) {
   EXPECT_EQ(sim.events_executed(), 13u);
 }
 
+// More kinds than the profile's first table holds (64 entries, half full at
+// most): it grows and keeps every count. Kind k runs k + 1 times, so the
+// profile lists k = 99 first with 100 events, and 1 + 2 + ... + 100 = 5050.
+struct ManyKinds final : EventHandler {
+  std::vector<std::string> names;
+  ManyKinds() {
+    for (int k = 0; k < 100; ++k) names.push_back("kind " + std::to_string(k));
+  }
+  void handle_event(uint64_t) override {}
+  const char* event_kind(uint64_t tag) const override { return names[tag].c_str(); }
+};
+
+TEST(Simulator, EventProfileGrowsPastItsFirstTable) {
+  Simulator sim;
+  sim.set_profiling(true);
+  ManyKinds h;
+  int64_t t = 0;
+  for (uint64_t k = 0; k < 100; ++k) {
+    for (uint64_t i = 0; i <= k; ++i) sim.schedule_at(Time::from_ps(t++), h, k);
+  }
+  sim.run();
+  const auto prof = sim.event_profile();
+  ASSERT_EQ(prof.size(), 100u);
+  uint64_t total = 0;
+  for (size_t r = 0; r < prof.size(); ++r) {
+    const uint64_t k = 99 - r;  // most events first
+    EXPECT_EQ(prof[r].kind, "kind " + std::to_string(k));
+    EXPECT_EQ(prof[r].events, k + 1);
+    total += prof[r].events;
+  }
+  EXPECT_EQ(total, 5050u);
+}
+
 TEST(Simulator, ProfilingDoesNotChangeTheFingerprint) {
   const auto run = [](bool profile) {
     Simulator sim;
