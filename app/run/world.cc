@@ -12,27 +12,26 @@
 namespace xoff::app {
 namespace {
 
-// The links from host `src` to host `dst` along the first next hop at every
-// switch (the path an idle fabric's ECMP might pick; all are equal length).
-// The port map makes each hop O(1) and the source node is looked up, not
-// searched (Topology::peer scans every link and host_node lists every host:
-// at 1,024 hosts that was several % of a run, once per flow).
-std::vector<const models::LinkSpec*> path(const models::Topology& t, const models::PortMap& pm,
-                                          const models::ForwardingTables& ft, uint32_t src_node,
-                                          uint32_t dst) {
-  std::vector<const models::LinkSpec*> links;
+// Calls visit(link, i) for the links from host `src` to host `dst` along the
+// first next hop at every switch (the path an idle fabric's ECMP might pick;
+// all are equal length), i = 0 for the host's own link. The port map makes
+// each hop O(1) and the source node is looked up, not searched
+// (Topology::peer scans every link and host_node lists every host: at 1,024
+// hosts that was several % of a run, once per flow); nothing is allocated.
+template <typename Visit>
+void walk_path(const models::Topology& t, const models::PortMap& pm,
+               const models::ForwardingTables& ft, uint32_t src_node, uint32_t dst, Visit visit) {
   uint32_t node = src_node;
   uint16_t port = 0;
   for (int hops = 0; hops < 64; ++hops) {
     const models::PortPeer peer = pm.peer(node, port);
-    links.push_back(&t.links[peer.link]);
+    visit(t.links[peer.link], hops);
     node = peer.node;
     if (t.nodes[node].kind == models::NodeKind::kHost) break;
     const auto next = ft.next_hops(node, dst);
     if (next.empty()) break;
     port = next[0].value();
   }
-  return links;
 }
 
 // Ideal FCT of a flow alone on an idle fabric, as the sender measures it (to
@@ -63,12 +62,12 @@ struct IdealFct {
     const sim::Bytes held = packets > 1 ? mtu + header : f.size + header;
     sim::BitsPerSecond bottleneck{INT64_MAX};
     sim::Duration fixed;
-    const auto links = path(*topo, *ports, tables, (*host_nodes)[f.src], f.dst);
-    for (size_t i = 0; i < links.size(); ++i) {
-      bottleneck = std::min(bottleneck, links[i]->rate);
-      fixed += links[i]->delay * 2 + sim::tx_time(ack + wire, links[i]->rate);
-      if (i > 0) fixed += sim::tx_time(held + wire, links[i]->rate);
-    }
+    walk_path(*topo, *ports, tables, (*host_nodes)[f.src], f.dst,
+              [&](const models::LinkSpec& l, int i) {
+                bottleneck = std::min(bottleneck, l.rate);
+                fixed += l.delay * 2 + sim::tx_time(ack + wire, l.rate);
+                if (i > 0) fixed += sim::tx_time(held + wire, l.rate);
+              });
     return sim::tx_time(f.size + (header + wire) * packets, bottleneck) + fixed;
   }
 };
