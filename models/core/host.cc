@@ -64,11 +64,23 @@ void Host::receive(Packet& p, PortIndex ingress) {
   deliver(p);
 }
 
-void Host::deliver(Packet& p) {
+Transport& Host::transport_for(const Packet& p) {
   Transport* t = transports_[static_cast<int>(p.protocol)];
   XOFF_CHECK(t != nullptr, "host " + name() + " has no transport for a received packet");
   XOFF_CHECK(p.dst == ordinal_, "host " + name() + " received a packet for another host");
-  t->receive(p);
+  return *t;
+}
+
+void Host::deliver(Packet& p) { transport_for(p).receive(p); }
+
+// receive(), with the transport's hint for a frame it handles at once; pause
+// frames and frames a slow receiver holds name none.
+RxHint Host::receive_hinted(Packet& p, PortIndex ingress) {
+  if (p.kind == PacketKind::kPause || rx_ != nullptr) {
+    receive(p, ingress);
+    return {};
+  }
+  return transport_for(p).receive_hinted(p);
 }
 
 void Host::set_slow_receiver(const SlowReceiverConfig& cfg) {

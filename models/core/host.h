@@ -27,6 +27,13 @@ class Transport {
   // `p` is addressed to this host and protocol; the transport now owns it and
   // must consume() or drop() it.
   virtual void receive(Packet& p) = 0;
+  // The same, also naming what the next frame will likely touch (the
+  // transport object, the flow's state, the class of the reply) for the
+  // deep lookahead (Node::receive_hinted). Default: receive() and no hint.
+  virtual RxHint receive_hinted(Packet& p) {
+    receive(p);
+    return {};
+  }
   // The port may accept more packets (some class has room): push with Host::send.
   virtual void on_room() = 0;
 };
@@ -70,6 +77,7 @@ class Host final : public Node {
   size_t held_packets() const override { return rx_ ? rx_->held_packets() : 0; }
 
   void receive(Packet& p, PortIndex ingress) override;
+  RxHint receive_hinted(Packet& p, PortIndex ingress) override;
   void on_dequeue(PortIndex port, Packet& p) override;
   void on_port_ready(PortIndex port) override;
   void on_link_up(PortIndex port) override;
@@ -81,6 +89,7 @@ class Host final : public Node {
 
  private:
   void notify_room();
+  Transport& transport_for(const Packet& p);  // checked: attached, addressed here
 
   EgressPort* nic_ = nullptr;  // port 0, held directly: the NIC refill reads it per packet
   Network& net_;

@@ -216,6 +216,8 @@ void EgressPort::on_arrive() {
     Packet* p = flight_.pop_front().pkt;
     const RxHint h = peer_.receive_hinted(*p, peer_port_);
     peer_hint_ = reinterpret_cast<uintptr_t>(h.port) | static_cast<uintptr_t>(h.tc);
+    peer_object_ = h.object;
+    peer_state_ = h.state;
   }
   next_arrival_ = flight_.empty() ? nullptr : flight_.front().pkt;
   next_flight_ = flight_.empty() ? nullptr : &flight_.front();
@@ -416,7 +418,8 @@ void EgressPort::prefetch(uint64_t tag) const {
 
 // Deep: also the next head of flight_ (read once this one is delivered) and
 // where the peer sent the last frame of this link (its egress port and
-// class: a flow's frames follow one another).
+// class: a flow's frames follow one another); at a host, also its second
+// line, its transport's first four and the last frame's flow state.
 void EgressPort::prefetch_deep(uint64_t tag) const {
   if (tag != kArrive) {
     prefetch(tag);
@@ -432,6 +435,17 @@ void EgressPort::prefetch_deep(uint64_t tag) const {
   if (port_bits != 0) {
     reinterpret_cast<const EgressPort*>(port_bits)->prefetch_enqueue(
         static_cast<int>(peer_hint_ & (kNumClasses - 1)));
+  }
+  if (peer_object_ != nullptr) {  // a host's transport and flow state
+    const auto obj = reinterpret_cast<uintptr_t>(peer_object_);
+    const auto state = reinterpret_cast<uintptr_t>(peer_state_);
+    __builtin_prefetch(reinterpret_cast<const char*>(&peer_) + 64);
+    __builtin_prefetch(reinterpret_cast<const void*>(obj));
+    __builtin_prefetch(reinterpret_cast<const void*>(obj + 64));
+    __builtin_prefetch(reinterpret_cast<const void*>(obj + 128));
+    __builtin_prefetch(reinterpret_cast<const void*>(obj + 192));
+    __builtin_prefetch(reinterpret_cast<const void*>(state));
+    __builtin_prefetch(reinterpret_cast<const void*>(state + 64));
   }
 }
 

@@ -39,10 +39,15 @@ class Network;
 class Node;
 class EgressPort;
 
-// See Node::receive_hinted.
+// See Node::receive_hinted. A switch names the egress port and class; a host
+// names its NIC port and the class of its reply, and where its transport
+// keeps what the frame touched: the transport object (its first four lines)
+// and the flow's state (two lines).
 struct RxHint {
   const EgressPort* port = nullptr;
   int tc = 0;
+  const void* object = nullptr;
+  const void* state = nullptr;
 };
 
 struct SchedulerConfig {
@@ -247,6 +252,8 @@ class EgressPort final : public sim::EventHandler {
   // Where the peer sent the last frame of this link (its egress port, the
   // class in the low bits: an RxHint packed), for the deep lookahead.
   uintptr_t peer_hint_ = 0;
+  const void* peer_object_ = nullptr;  // RxHint::object and ::state of the last frame
+  const void* peer_state_ = nullptr;
   alignas(64) sim::Timer arrive_timer_;  // at the head of flight_
   alignas(64) sim::Timer tx_timer_;      // at busy_until_, when something is to be done then
 
@@ -260,7 +267,7 @@ class EgressPort final : public sim::EventHandler {
     sim::Time paused_until;
     sim::Time last_dequeue;
     // Second line.
-    int64_t quantum = 0;  // DWRR credit per turn: weight x quantum unit
+    alignas(64) int64_t quantum = 0;  // DWRR credit per turn: weight x quantum unit
     int64_t tx_packets = 0;
     int64_t tx_bytes = 0;
     int64_t peak_bytes = 0;

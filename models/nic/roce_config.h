@@ -65,22 +65,23 @@ struct RoceConfig {
 // Whole-NIC counters. Sizes: `*_wire_bytes` are frame bytes, `*_payload_bytes`
 // message bytes.
 struct RoceCounters {
-  int64_t flows_started = 0;
-  int64_t flows_finished = 0;
+  // Counted per packet, first: they share a line with the NIC's flow tables.
   int64_t data_packets_sent = 0;
   int64_t data_wire_bytes_sent = 0;
+  int64_t acks_received = 0;
+  int64_t data_packets_received = 0;  // receiver (notification point) side
+  int64_t acks_sent = 0;
+  int64_t flows_started = 0;
+  int64_t flows_finished = 0;
   int64_t retx_packets = 0;
   int64_t retx_payload_bytes = 0;
   int64_t timeouts = 0;
-  int64_t acks_received = 0;
   int64_t naks_received = 0;
   int64_t cnps_received = 0;
   // receiver (notification point) side
-  int64_t data_packets_received = 0;
   int64_t ce_packets_received = 0;
   int64_t out_of_order_packets = 0;  // PSN above the expected one: discarded
   int64_t duplicate_packets = 0;     // PSN below the expected one: re-ACKed
-  int64_t acks_sent = 0;
   int64_t naks_sent = 0;
   int64_t cnps_sent = 0;
 };

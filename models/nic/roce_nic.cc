@@ -22,8 +22,8 @@ RoceNic::RoceNic(Host& host, const RoceConfig& config, FlowListener* listener)
     : host_(host),
       net_(host.network()),
       sim_(host.network().sim()),
-      cfg_(config),
       listener_(listener),
+      cfg_(config),
       pacer_(host.network().sim(), *this, kPaceTag) {
   set_stream(host.sim_stream());
   XOFF_CHECK(cfg_.mtu.count() > 0, "RoCE MTU must be positive");
@@ -214,26 +214,28 @@ void RoceNic::send_data(Qp& q) {
   host_.send(p);  // last: a link that is down drops (and frees) p at once
 }
 
-void RoceNic::receive(Packet& p) {
+RxHint RoceNic::receive_hinted(Packet& p) {
+  const int tc = p.tc;  // (p is consumed below)
   switch (p.kind) {
     case PacketKind::kRoceData:
-      on_data(p);
-      break;
+      return RxHint{&host_.nic_port(), cfg_.ack_tc < 0 ? tc : cfg_.ack_tc, this, &on_data(p)};
     case PacketKind::kRoceAck:
-    case PacketKind::kRoceNak:
-      on_ack(p);
-      break;
+    case PacketKind::kRoceNak: {
+      const Qp* q = on_ack(p);
+      return RxHint{&host_.nic_port(), q != nullptr ? q->tc : tc, this, q};
+    }
     case PacketKind::kCnp:
       on_cnp(p);
-      break;
+      return {};
     default:
       XOFF_CHECK(false, "RoCE NIC received a packet of another kind");
+      return {};
   }
 }
 
 // Cumulative ACK (and NAK, which acknowledges everything before its PSN and
 // asks for go-back-N from it). Stale ones (finished flow) are ignored.
-void RoceNic::on_ack(Packet& p) {
+RoceNic::Qp* RoceNic::on_ack(Packet& p) {
   const bool nak = p.kind == PacketKind::kRoceNak;
   ++(nak ? counters_.naks_received : counters_.acks_received);
   const int64_t ack = p.ack;
@@ -242,7 +244,7 @@ void RoceNic::on_ack(Packet& p) {
   Qp* q = qp_of(i, p.flow);
   net_.consume(p);
   if (cnp) note_cnp(q);
-  if (q == nullptr) return;
+  if (q == nullptr) return nullptr;
   if (ack > q->snd_una) {
     q->snd_una = std::min(ack, q->snd_max);
     q->snd_nxt = std::max(q->snd_nxt, q->snd_una);
@@ -250,7 +252,7 @@ void RoceNic::on_ack(Packet& p) {
   }
   if (q->snd_una >= q->npkts) {
     finish(i);
-    return;
+    return nullptr;
   }
   if (nak && ack == q->snd_una && ack < q->snd_nxt) q->snd_nxt = ack;  // go back N
   // All acknowledged: the timer stays armed and finds nothing outstanding when
@@ -258,6 +260,7 @@ void RoceNic::on_ack(Packet& p) {
   // stale queue entry per packet, each living a whole RTO).
   schedule(i);
   pump();
+  return q;
 }
 
 void RoceNic::on_cnp(Packet& p) {

@@ -60,7 +60,11 @@ class RoceNic final : public Transport, public FlowEndpoint, public sim::EventHa
   void start_flow(const FlowSpec& spec) override;
   int64_t bytes_acked(uint32_t flow_id) const override;
   int64_t cnps_received(uint32_t flow_id) const override;
-  void receive(Packet& p) override;
+  void receive(Packet& p) override { (void)receive_hinted(p); }
+  // The next frame on this host's link is likely of the same flow: its
+  // receiver state (data) or QP (ACK), this object, and the class the NIC
+  // sends its reply or next data in.
+  RxHint receive_hinted(Packet& p) override;
   void on_room() override;
   void handle_event(uint64_t tag) override;
   const char* event_kind(uint64_t tag) const override {
@@ -125,7 +129,7 @@ class RoceNic final : public Transport, public FlowEndpoint, public sim::EventHa
   void wait(uint32_t i, sim::Time allowed);
   sim::Time next_allowed(Qp& q);
   void arm_pacer();
-  void on_ack(Packet& p);
+  Qp* on_ack(Packet& p);  // the QP acknowledged, if any
   void on_cnp(Packet& p);
   void note_cnp(Qp* q);
   void on_rto(uint32_t i);
@@ -133,25 +137,27 @@ class RoceNic final : public Transport, public FlowEndpoint, public sim::EventHa
   // The active QP `conn` if it carries `flow`, else null (stale or foreign).
   Qp* qp_of(uint32_t conn, uint32_t flow);
   // receiver (roce_receiver.cc)
-  void on_data(Packet& p);
+  RxFlow& on_data(Packet& p);
   RxFlow& rx_flow(uint32_t flow);
   void send_ack(const Packet& data, RxFlow& rx, PacketKind kind);
   void maybe_send_cnp(const Packet& data, RxFlow& rx);
 
+  // What every received frame touches first, in the object's first four
+  // lines (RxHint::object: the deep lookahead prefetches them): the
+  // references, the flow tables, the counters' start.
   Host& host_;
   Network& net_;
   sim::Simulator& sim_;
-  RoceConfig cfg_;
   FlowListener* listener_;
-  RoceCounters counters_;
-
-  std::deque<Qp> qps_;  // dense QP ids; stable addresses (timers)
-  std::vector<uint32_t> free_qps_;
   sim::FlatMap<RxFlow> rx_;  // flow id → receiver state
+  std::deque<Qp> qps_;       // dense QP ids; stable addresses (timers)
   size_t active_qps_ = 0;
+  bool pumping_ = false;
+  RoceCounters counters_;
+  std::vector<uint32_t> free_qps_;
+  RoceConfig cfg_;
   QpScheduler sched_;
   sim::Timer pacer_;
-  bool pumping_ = false;
 };
 
 }  // namespace xoff::models

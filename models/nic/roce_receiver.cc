@@ -6,7 +6,7 @@ namespace xoff::models {
 
 RoceNic::RxFlow& RoceNic::rx_flow(uint32_t flow) { return rx_.get(flow); }
 
-void RoceNic::on_data(Packet& p) {
+RoceNic::RxFlow& RoceNic::on_data(Packet& p) {
   RxFlow& rx = rx_flow(p.flow);
   ++counters_.data_packets_received;
   if (p.ce) {
@@ -29,6 +29,7 @@ void RoceNic::on_data(Packet& p) {
     send_ack(p, rx, PacketKind::kRoceAck);
   }
   net_.consume(p);
+  return rx;
 }
 
 void RoceNic::send_ack(const Packet& data, RxFlow& rx, PacketKind kind) {
