@@ -15,6 +15,7 @@ namespace xoff::app {
 struct MemoryEstimate {
   uint64_t hosts = 0;
   uint64_t flows = 0;    // planned: explicit, generated and collective steps
+                         // (those the duration can reach at the ideal's rate)
   uint64_t samples = 0;  // probe series points
   uint64_t bytes = 0;
 };

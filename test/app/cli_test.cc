@@ -8,7 +8,9 @@
 
 #include "analysis/results/h5_reader.h"
 #include "app/commands/commands.h"
+#include "app/run/estimate.h"
 #include "app/run/runner.h"
+#include "app/scenario/scenario.h"
 
 namespace xoff::app {
 namespace {
@@ -80,6 +82,33 @@ TEST_F(CliTest, GoodScenarioRunsAndWritesResults) {
 // topology.wire_overhead = "0B" leaves preamble, SFD and gap out: the same
 // path with 1062 B and 66 B on the wire: 100 x 84.96 ns + 3 x 84.96 ns + 4 us
 // + 4 x 5.28 ns + 4 us = 8.496 + 0.25488 + 4 + 0.02112 + 4 = 16.772 us.
+// A collective's steps are planned as they become ready, so the memory
+// estimate counts the flows a run cut at its duration can reach. Ring
+// AllReduce over 64 ranks of 6.4 MB at 100 Gb/s: ideal 2 x 63/64 x 6.4e6 B
+// x 8 / 1e11 b/s = 1,008 us; 2 x 63 steps x 64 ranks = 8,064 flows. Cut at
+// 100 us: 8,064 x 100 / 1,008 = 800 finished at most, plus a step of each
+// of the 64 ranks under way: 864. Run to 2 ms (past the ideal): all 8,064.
+TEST_F(CliTest, MemoryEstimateCountsTheCollectiveFlowsARunReaches) {
+  const std::string path = write("ring.toml", R"([scenario]
+name = "ring"
+duration = "100us"
+[topology]
+kind = "spine_leaf"
+leaves = 8
+spines = 4
+hosts_per_leaf = 8
+host_rate = "100Gbps"
+fabric_rate = "100Gbps"
+[[collective]]
+name = "ar"
+algorithm = "ring"
+hosts = "all"
+size = "6400KB"
+)");
+  EXPECT_EQ(estimate_memory(load_scenario(path, {})).flows, 864u);
+  EXPECT_EQ(estimate_memory(load_scenario(path, {"scenario.duration=2ms"})).flows, 8064u);
+}
+
 TEST_F(CliTest, WireOverheadCanBeLeftOut) {
   const std::string text =
       replace(kGood, "host_rate = \"100Gbps\"", "host_rate = \"100Gbps\"\nwire_overhead = \"0B\"");
