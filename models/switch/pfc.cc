@@ -45,7 +45,7 @@ void PfcGenerator::send_xon(PortIndex in, int pg) {
 
 void PfcGenerator::reassert(PortIndex in) {
   for (int pg = 0; pg < kNumClasses; ++pg) {
-    if (mmu_.pg(in.value(), pg).xoff) refresh(in, pg);
+    if (mmu_.pg(in.value(), pg).xoff) check(in, pg);
   }
 }
 
@@ -75,8 +75,10 @@ void PfcGenerator::send_frame(PortIndex in, int pg, uint16_t quanta) {
 // While the PG is still in XOFF, resend before the upstream's pause expires;
 // thresholds move as other PGs drain, so XON is re-evaluated here too.
 void PfcGenerator::handle_event(uint64_t slot) {
-  const PortIndex in(static_cast<uint16_t>(slot / kNumClasses));
-  const int pg = static_cast<int>(slot % kNumClasses);
+  check(PortIndex(static_cast<uint16_t>(slot / kNumClasses)), static_cast<int>(slot % kNumClasses));
+}
+
+void PfcGenerator::check(PortIndex in, int pg) {
   if (mmu_.try_xon(in.value(), pg)) {
     send_xon(in, pg);
     return;

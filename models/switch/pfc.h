@@ -38,8 +38,10 @@ class PfcGenerator final : public sim::EventHandler {
   void add_port();
   void send_xoff(PortIndex in, int pg);
   void send_xon(PortIndex in, int pg);
-  // The link of `in` came back up: every PG still in XOFF there pauses the
-  // upstream again at once (counted as a refresh of its episode).
+  // The link of `in` came back up: every PG still in XOFF there is checked
+  // at once as its refresh timer would check it: released (XON) if it has
+  // drained below its XON threshold while the link was down, else pausing
+  // the upstream again (counted as a refresh of its episode).
   void reassert(PortIndex in);
   // Bitmask of the classes a PAUSE for `pg` names.
   uint8_t class_mask(int pg) const { return pg_mask_[pg]; }
@@ -54,6 +56,7 @@ class PfcGenerator final : public sim::EventHandler {
  private:
   void send_frame(PortIndex in, int pg, uint16_t quanta);
   void refresh(PortIndex in, int pg);
+  void check(PortIndex in, int pg);  // XON if it may, else refresh while in XOFF
 
   Network& net_;
   Node& sw_;

@@ -88,6 +88,66 @@ TEST(Pfc, SendsXonBelowThresholdMinusHysteresis) {
   r.net.check_conservation();
 }
 
+// A priority group still in XOFF when its link comes back is checked as its
+// refresh timer would check it. h0 -> sw -> h1 and h2 -> sw -> h3 (100G, no
+// cable, pool 1 MB, alpha 1, xon_offset 10000 B); h1 and h3 pause class 3
+// at t = 0. The two ingress PGs fill alike and both go XOFF when each holds
+// s >= 1e6 - 2s, s = 334 frames (26.72 us). h0's link goes down at 50 us;
+// h3 resumes at 60 us, so h2's PG drains (h2 sends 340 frames in all, the
+// last gone by 60 us + 340 x 80 ns = 87.2 us) and the threshold for h0's
+// PG rises to 1e6 - 333000 B, 657000 with the offset, above its 333000: it
+// could be released, but only its refresh
+// (26.72 + 167.77 = 194.49 us) or a dequeue of its own would look. At the
+// link's return (100 us) it is released at once (XON) instead of pausing h0
+// again for up to half a pause.
+struct FlapRig : Fabric {
+  Switch* sw = nullptr;
+  uint32_t h0_link = 0;
+  FlapRig() {
+    SwitchConfig c = test::plain_config(1'000'000 + 4 * 20'000);
+    c.mmu.pg[3] = PgConfig{true, 0_B, 1.0, 0_B, 20'000_B, 10'000_B};
+    sw = &add_switch("sw", c);
+    for (int i = 0; i < 4; ++i) {
+      const uint32_t l = net.connect(add_host(), *sw, 100_Gbps, 0_ns);
+      if (i == 0) h0_link = l;
+      sw->set_route(static_cast<uint32_t>(i), {PortIndex(static_cast<uint16_t>(i))});
+    }
+    script.at(at(0_us), [this] {
+      hosts[1]->send_pause(1 << 3, 0xFFFF);
+      hosts[3]->send_pause(1 << 3, 0xFFFF);
+    });
+    script.at(at(50_us), [this] { net.set_link_up(h0_link, false); });
+    // h1 lets two frames go (XON at 55 us, XOFF again 100 ns later): they
+    // empty the PG's headroom (XON needs it empty) without releasing it.
+    script.at(at(55_us), [this] { hosts[1]->send_pause(1 << 3, 0); });
+    script.at(at(55_us + 100_ns), [this] { hosts[1]->send_pause(1 << 3, 0xFFFF); });
+    script.at(at(60_us), [this] { hosts[3]->send_pause(1 << 3, 0); });
+    script.at(at(100_us), [this] { net.set_link_up(h0_link, true); });
+    blaster(0).start(SendSpec{{1}, 2000});
+    blaster(2).start(SendSpec{{3}, 340});  // enough to reach XOFF, then done
+  }
+};
+
+TEST(Pfc, APgInXoffWhenItsLinkComesBackIsReleasedIfItMayBe) {
+  FlapRig r;
+  r.run_until(99_us);
+  ASSERT_TRUE(r.sw->mmu().pg(0, 3).xoff);
+  // 334 frames in, two out (the headroom's 1000 B first, then 1000 of shared).
+  EXPECT_EQ(r.sw->mmu().pg(0, 3).shared, 333'000);
+  EXPECT_EQ(r.sw->mmu().pg(0, 3).headroom, 0);
+  EXPECT_EQ(r.sw->mmu().pg(2, 3).shared, 0);  // h2's 340 frames all gone by 87.2 us
+  EXPECT_EQ(r.sw->pfc().counters(PortIndex(0), 3).xoff_sent, 1);
+  r.run_until(101_us);
+  const auto& c = r.sw->pfc().counters(PortIndex(0), 3);
+  EXPECT_EQ(c.xon_sent, 1);
+  EXPECT_EQ(c.refreshes, 0);
+  EXPECT_FALSE(r.sw->mmu().pg(0, 3).xoff);
+  const auto xon = r.log.sent("sw", false);
+  ASSERT_FALSE(xon.empty());
+  EXPECT_EQ(xon.back().port, 0);
+  EXPECT_EQ(xon.back().time.count_ps(), 100'000'000);
+}
+
 // 4:1 incast of 9000-B lossless frames through one switch at 100G; each sender
 // 100 m away (500 ns at 5 ns/m) and reacting to PAUSE after 1 us.
 // Headroom bound (models/topology/headroom.h, 802.1Qbb Annex N):
