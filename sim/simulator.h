@@ -31,6 +31,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/check.h"
 #include "sim/units.h"
 
 namespace xoff::sim {
@@ -412,6 +413,7 @@ class Simulator {
     return i;
   }
   void count_kind(const char* kind) {
+    XOFF_DCHECK(kind != nullptr, "an event kind must be a string literal, not null");
     if (!profile_.empty()) {
       auto& e = profile_[kind_slot(kind)];
       if (e.first == kind) {

@@ -18,14 +18,19 @@ MemoryEstimate estimate_memory(const ScenarioConfig& cfg) {
   for (const auto& c : t.collectives) {
     // Steps are generated as they become ready, so a run cut short plans
     // only what it reaches: no rank sends faster than the ideal's bandwidth
-    // bound, so by the end at most that share of the flows has finished,
-    // plus one step of every rank and channel under way. (A 4,096-rank ring
+    // bound, so by the end at most that share of a ring's flows has
+    // finished, plus one step of every rank and channel under way. (A 4,096-rank ring
     // of 64 KB chunks cut at 100 us: about 86 k flows, not 33.5 M.)
     const uint64_t all = models::collective_flow_count(c) * c.iterations;
     const sim::Int128 ideal = sim::Int128{models::collective_ideal(c).count_ps()} * c.iterations;
     const sim::Int128 cut = cfg.duration.count_ps();
+    // Only where steps are equal and each waits for the one before: a ring
+    // (not all-to-all, which starts every flow at once; not halving-doubling,
+    // whose small steps come late; not hierarchical phases nor workloads).
+    const bool stepwise = c.workload.empty() && c.algorithm == models::CollectiveAlgorithm::kRing &&
+                          c.op != models::CollectiveOp::kAllToAll;
     uint64_t n = all;
-    if (ideal > 0 && cut < ideal) {
+    if (stepwise && ideal > 0 && cut < ideal) {
       const sim::Int128 reached =
           sim::Int128{all} * cut / ideal + sim::Int128{c.ranks.size()} * c.channels;
       n = static_cast<uint64_t>(std::min(sim::Int128{all}, reached));

@@ -1,5 +1,6 @@
 #include "app/run/huge_pages.h"
 
+#include <sys/auxv.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -12,6 +13,10 @@ namespace xoff::app {
 namespace {
 
 constexpr const char* kTunable = "glibc.malloc.hugetlb";
+// Set across the re-execution: "" if GLIBC_TUNABLES was unset, else "="
+// and its value.
+constexpr const char* kMarker = "XOFF_HUGE_PAGES_RESTART";
+bool g_asked = false;  // this process was started again with the tunable
 
 std::string env(const char* name) {
   const char* v = std::getenv(name);
@@ -27,6 +32,19 @@ std::string thp_mode() {
   const size_t close = line.find(']', open);
   if (open == std::string::npos || close == std::string::npos) return {};
   return line.substr(open + 1, close - open - 1);
+}
+
+bool off_by_user() {
+  const std::string off = env("XOFF_HUGE_PAGES");
+  return off == "0" || off == "off" || off == "no";
+}
+
+void restore(const char* was) {
+  if (was[0] == '=') {
+    setenv("GLIBC_TUNABLES", was + 1, 1);
+  } else {
+    unsetenv("GLIBC_TUNABLES");
+  }
 }
 
 bool sanitized() {
@@ -47,21 +65,30 @@ bool sanitized() {
 }  // namespace
 
 void use_huge_pages(char** argv) {
-  const std::string off = env("XOFF_HUGE_PAGES");
-  if (off == "0" || off == "off" || off == "no") return;
+  // The second start: glibc has read the tunable; the environment goes back
+  // to the user's, so what this program starts (a sweep's commands) decides
+  // for itself.
+  if (const char* was = std::getenv(kMarker)) {
+    restore(was);
+    unsetenv(kMarker);
+    g_asked = true;
+    return;
+  }
+  if (off_by_user()) return;
   const std::string tunables = env("GLIBC_TUNABLES");
   if (tunables.find(kTunable) != std::string::npos) return;
   if (env("LD_PRELOAD").find("vgpreload") != std::string::npos) return;  // valgrind
+  // Started by naming the dynamic loader (/proc/self/exe is the loader), or
+  // setuid / file capabilities (glibc ignores tunables then: no loop).
+  if (getauxval(AT_BASE) == 0 || getauxval(AT_SECURE) != 0) return;
   if (sanitized() || thp_mode() != "madvise") return;
   const std::string set = tunables + (tunables.empty() ? "" : ":") + kTunable + "=1";
-  if (setenv("GLIBC_TUNABLES", set.c_str(), 1) != 0) return;
-  execv("/proc/self/exe", argv);
+  const std::string was = std::getenv("GLIBC_TUNABLES") == nullptr ? "" : "=" + tunables;
+  if (setenv(kMarker, was.c_str(), 1) != 0) return;
+  if (setenv("GLIBC_TUNABLES", set.c_str(), 1) == 0) execv("/proc/self/exe", argv);
   // Not re-executed (no /proc, say): run on as we are, the environment as it was.
-  if (tunables.empty()) {
-    unsetenv("GLIBC_TUNABLES");
-  } else {
-    setenv("GLIBC_TUNABLES", tunables.c_str(), 1);
-  }
+  restore(was.c_str());
+  unsetenv(kMarker);
 }
 
 MemoryUse memory_use() {
@@ -77,8 +104,11 @@ MemoryUse memory_use() {
       m.anon_huge_pages = kb * 1024;
   }
   m.thp_mode = thp_mode();
+  // Asked by our restart, or by the user's own tunable (any value but 0).
   const std::string tunables = env("GLIBC_TUNABLES");
-  m.malloc_asks = tunables.find(std::string(kTunable) + "=1") != std::string::npos;
+  const size_t at = tunables.find(std::string(kTunable) + "=");
+  m.malloc_asks = g_asked || (at != std::string::npos &&
+                              tunables.compare(at + std::strlen(kTunable) + 1, 1, "0") != 0);
   return m;
 }
 

@@ -10,14 +10,18 @@
 // reads once, at process start. So the programs that run scenarios call
 // use_huge_pages() first thing in main(): when the kernel is in `madvise`
 // mode and the tunable is not set, it sets it and executes the same program
-// again with the same arguments (same process id, once: the second start
-// finds it set). Memory placement never changes results.
+// again with the same arguments (same process id, once: a marker variable
+// tells the second start, which puts GLIBC_TUNABLES back as the user had it,
+// so the programs it starts, a sweep's commands, decide for themselves).
+// Memory placement never changes results.
 //
 // Not done (the program just goes on) when XOFF_HUGE_PAGES=0, when
 // GLIBC_TUNABLES already names glibc.malloc.hugetlb (the user's choice wins),
 // under valgrind (its tools would lose the program at exec) or a sanitizer
-// (its allocator ignores the tunable), or when the kernel's mode is `always`
-// (already on) or `never`.
+// (its allocator ignores the tunable), when started through the dynamic
+// loader by name (/proc/self/exe is the loader then) or with setuid or file
+// capabilities (glibc ignores tunables then), or when the kernel's mode is
+// `always` (already on) or `never`.
 #include <cstdint>
 #include <string>
 

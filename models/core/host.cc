@@ -74,7 +74,7 @@ Transport& Host::transport_for(const Packet& p) {
 void Host::deliver(Packet& p) { transport_for(p).receive(p); }
 
 // receive(), with the transport's hint for a frame it handles at once; pause
-// frames and frames a slow receiver holds name none.
+// frames name none, nor any frame at a slow receiver (its pipeline holds them).
 RxHint Host::receive_hinted(Packet& p, PortIndex ingress) {
   if (p.kind == PacketKind::kPause || rx_ != nullptr) {
     receive(p, ingress);

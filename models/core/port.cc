@@ -444,8 +444,10 @@ void EgressPort::prefetch_deep(uint64_t tag) const {
     __builtin_prefetch(reinterpret_cast<const void*>(obj + 64));
     __builtin_prefetch(reinterpret_cast<const void*>(obj + 128));
     __builtin_prefetch(reinterpret_cast<const void*>(obj + 192));
-    __builtin_prefetch(reinterpret_cast<const void*>(state));
-    __builtin_prefetch(reinterpret_cast<const void*>(state + 64));
+    if (state != 0) {  // (none when an ACK finished its flow)
+      __builtin_prefetch(reinterpret_cast<const void*>(state));
+      __builtin_prefetch(reinterpret_cast<const void*>(state + 64));
+    }
   }
 }
 

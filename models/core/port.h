@@ -42,7 +42,7 @@ class EgressPort;
 // See Node::receive_hinted. A switch names the egress port and class; a host
 // names its NIC port and the class of its reply, and where its transport
 // keeps what the frame touched: the transport object (its first four lines)
-// and the flow's state (two lines).
+// and the flow's state (two lines: a QP spans several).
 struct RxHint {
   const EgressPort* port = nullptr;
   int tc = 0;

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <memory>
 #include <type_traits>
+#include <utility>
 
 #include "sim/check.h"
 
@@ -17,6 +18,15 @@ class Ring {
   static_assert(std::is_trivially_copyable_v<T>);
 
  public:
+  Ring() = default;
+  Ring(Ring&& o) noexcept { *this = std::move(o); }
+  Ring& operator=(Ring&& o) noexcept {  // the source is left empty
+    buf_ = std::move(o.buf_);
+    cap_ = std::exchange(o.cap_, 0);
+    head_ = std::exchange(o.head_, 0);
+    size_ = std::exchange(o.size_, 0);
+    return *this;
+  }
   bool empty() const { return size_ == 0; }
   size_t size() const { return size_; }
   T& front() { return buf_[head_]; }

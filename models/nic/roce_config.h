@@ -65,7 +65,8 @@ struct RoceConfig {
 // Whole-NIC counters. Sizes: `*_wire_bytes` are frame bytes, `*_payload_bytes`
 // message bytes.
 struct RoceCounters {
-  // Counted per packet, first: they share a line with the NIC's flow tables.
+  // Counted per packet, first: inside the four lines of the NIC object the
+  // deep lookahead prefetches (RoceNic's members).
   int64_t data_packets_sent = 0;
   int64_t data_wire_bytes_sent = 0;
   int64_t acks_received = 0;

@@ -129,7 +129,7 @@ class RoceNic final : public Transport, public FlowEndpoint, public sim::EventHa
   void wait(uint32_t i, sim::Time allowed);
   sim::Time next_allowed(Qp& q);
   void arm_pacer();
-  Qp* on_ack(Packet& p);  // the QP acknowledged, if any
+  Qp* on_ack(Packet& p);  // the QP acknowledged; null if none or it just finished
   void on_cnp(Packet& p);
   void note_cnp(Qp* q);
   void on_rto(uint32_t i);

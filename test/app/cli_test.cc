@@ -79,9 +79,6 @@ TEST_F(CliTest, GoodScenarioRunsAndWritesResults) {
   EXPECT_EQ(data.flows[0].ideal_fct, data.flows[0].finish - data.flows[0].start);
 }
 
-// topology.wire_overhead = "0B" leaves preamble, SFD and gap out: the same
-// path with 1062 B and 66 B on the wire: 100 x 84.96 ns + 3 x 84.96 ns + 4 us
-// + 4 x 5.28 ns + 4 us = 8.496 + 0.25488 + 4 + 0.02112 + 4 = 16.772 us.
 // A collective's steps are planned as they become ready, so the memory
 // estimate counts the flows a run cut at its duration can reach. Ring
 // AllReduce over 64 ranks of 6.4 MB at 100 Gb/s: ideal 2 x 63/64 x 6.4e6 B
@@ -109,6 +106,9 @@ size = "6400KB"
   EXPECT_EQ(estimate_memory(load_scenario(path, {"scenario.duration=2ms"})).flows, 8064u);
 }
 
+// topology.wire_overhead = "0B" leaves preamble, SFD and gap out: the same
+// path with 1062 B and 66 B on the wire: 100 x 84.96 ns + 3 x 84.96 ns + 4 us
+// + 4 x 5.28 ns + 4 us = 8.496 + 0.25488 + 4 + 0.02112 + 4 = 16.772 us.
 TEST_F(CliTest, WireOverheadCanBeLeftOut) {
   const std::string text =
       replace(kGood, "host_rate = \"100Gbps\"", "host_rate = \"100Gbps\"\nwire_overhead = \"0B\"");
