@@ -1,28 +1,35 @@
 #pragma once
-// FlatMap: an open-addressing hash map from a 32-bit key to a small value, for
-// per-flow state that must live only at a flow's two ends (a NIC's receiver
-// state keyed by the global flow id). Memory is proportional to the keys
-// present, not to the largest key: a vector indexed by flow id costs
-// hosts x flows over a fabric, this costs flows x 2.
+// FlatMap: an open-addressing hash map from an unsigned key (32-bit by
+// default) to a small value, for per-flow state that must live only at a flow's two ends (a NIC's
+// receiver state keyed by the global flow id). Memory is proportional to the keys present, not to
+// the largest key: a vector indexed by flow id costs hosts x flows over a fabric, this costs flows
+// x 2.
 //
 // Linear probing over a power-of-two table of (key, value) slots, grown at a
 // load factor of 1/2; deletion by backward shift (no tombstones), so lookups
 // stay short after many inserts and erases. The hash is splitmix64's
 // finalizer, so dense keys (flow ids 0, 1, 2, ...) spread. Iteration order is
-// never exposed: nothing that depends on it can leak into a run's results.
+// never exposed (sorted() lists the entries by key): nothing that depends on
+// it can leak into a run's results. Also the simulator's event profile, keyed
+// by the address of each kind's literal.
 //
 // References returned by find/get stay valid until the next insert or erase.
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace xoff::sim {
 
-template <typename V>
+template <typename V, typename K = uint32_t>
 class FlatMap {
+  static_assert(std::is_unsigned_v<K> && sizeof(K) <= sizeof(uint64_t));
+
  public:
   // The value of `key`, or null.
-  V* find(uint32_t key) {
+  V* find(K key) {
     if (slots_.empty()) return nullptr;
     for (size_t i = home(key);; i = (i + 1) & mask_) {
       Slot& s = slots_[i];
@@ -30,10 +37,10 @@ class FlatMap {
       if (s.key == key) return &s.value;
     }
   }
-  const V* find(uint32_t key) const { return const_cast<FlatMap*>(this)->find(key); }
+  const V* find(K key) const { return const_cast<FlatMap*>(this)->find(key); }
 
   // The value of `key`, value-initialised on first use.
-  V& get(uint32_t key) {
+  V& get(K key) {
     if ((size_ + 1) * 2 > slots_.size()) grow();
     for (size_t i = home(key);; i = (i + 1) & mask_) {
       Slot& s = slots_[i];
@@ -49,7 +56,7 @@ class FlatMap {
   }
 
   // Removes `key`; returns whether it was present.
-  bool erase(uint32_t key) {
+  bool erase(K key) {
     if (slots_.empty()) return false;
     size_t i = home(key);
     for (;; i = (i + 1) & mask_) {
@@ -75,16 +82,27 @@ class FlatMap {
   size_t size() const { return size_; }
   bool empty() const { return size_ == 0; }
   size_t capacity() const { return slots_.size(); }
+  // Every entry, by key.
+  std::vector<std::pair<K, V>> sorted() const {
+    std::vector<std::pair<K, V>> out;
+    out.reserve(size_);
+    for (const Slot& s : slots_) {
+      if (s.used) out.emplace_back(s.key, s.value);
+    }
+    std::sort(out.begin(), out.end(),
+              [](const auto& a, const auto& b) { return a.first < b.first; });
+    return out;
+  }
 
  private:
   struct Slot {
-    uint32_t key = 0;
+    K key = 0;
     bool used = false;
     V value{};
   };
 
-  size_t home(uint32_t key) const {
-    uint64_t z = key + 0x9e3779b97f4a7c15ULL;
+  size_t home(K key) const {
+    uint64_t z = static_cast<uint64_t>(key) + 0x9e3779b97f4a7c15ULL;
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
     return static_cast<size_t>(z ^ (z >> 31)) & mask_;

@@ -369,26 +369,10 @@ uint64_t Simulator::run_until(Time until, uint64_t max_events) {
 
 uint64_t Simulator::run() { return run_until(Time::max()); }
 
-// A kind first seen: into its empty entry, the table doubled first if that
-// would fill it over half.
-void Simulator::add_kind(const char* kind) {
-  if ((profile_kinds_ + 1) * 2 > profile_.size()) {
-    std::vector<std::pair<const char*, uint64_t>> old(std::max<size_t>(64, profile_.size() * 2));
-    old.swap(profile_);
-    for (const auto& e : old) {
-      if (e.first != nullptr) profile_[kind_slot(e.first)] = e;
-    }
-  }
-  profile_[kind_slot(kind)] = {kind, 1};
-  ++profile_kinds_;
-}
-
 std::vector<Simulator::KindCount> Simulator::event_profile() const {
   // Merge by text: two literals with the same text may have two addresses.
   std::unordered_map<std::string, uint64_t> merged;
-  for (const auto& [kind, n] : profile_) {
-    if (kind != nullptr) merged[kind] += n;
-  }
+  for (const auto& [kind, n] : profile_.sorted()) merged[reinterpret_cast<const char*>(kind)] += n;
   std::vector<KindCount> out;
   for (auto& [kind, n] : merged) out.push_back(KindCount{kind, n});
   std::sort(out.begin(), out.end(), [](const KindCount& a, const KindCount& b) {

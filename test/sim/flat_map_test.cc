@@ -55,5 +55,22 @@ TEST(FlatMap, MatchesStdMapUnderChurn) {
   }
 }
 
+// 64-bit keys (the event profile keys by address): keys that differ only
+// above bit 32 stay apart, and sorted() lists every entry by key whatever
+// the insertion order.
+TEST(FlatMap, SixtyFourBitKeysAndTheSortedListing) {
+  FlatMap<int, uint64_t> m;
+  const uint64_t high = uint64_t{1} << 40;
+  for (uint64_t k : {high + 7, uint64_t{7}, 2 * high + 7, uint64_t{3}}) m.get(k) += 1;
+  m.get(7) += 10;
+  ASSERT_EQ(m.size(), 4u);
+  const auto all = m.sorted();
+  ASSERT_EQ(all.size(), 4u);
+  EXPECT_EQ(all[0], (std::pair<uint64_t, int>{3, 1}));
+  EXPECT_EQ(all[1], (std::pair<uint64_t, int>{7, 11}));
+  EXPECT_EQ(all[2], (std::pair<uint64_t, int>{high + 7, 1}));
+  EXPECT_EQ(all[3], (std::pair<uint64_t, int>{2 * high + 7, 1}));
+}
+
 }  // namespace
 }  // namespace xoff::sim
