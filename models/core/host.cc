@@ -42,7 +42,9 @@ void Host::send_pause(uint8_t enable, uint16_t quanta) {
   nic_port().enqueue_control(f);
 }
 
-void Host::receive(Packet& p, PortIndex ingress) {
+// With the transport's hint for a frame it handles at once; pause frames and
+// frames a slow receiver's pipeline holds name none.
+RxHint Host::receive_hinted(Packet& p, PortIndex ingress) {
   if (p.kind == PacketKind::kPause) {
     ++pauses_received_;
     // Host NIC ports' pauses belong in the timeline as switch ports' do.
@@ -55,13 +57,13 @@ void Host::receive(Packet& p, PortIndex ingress) {
     }
     port(ingress).receive_pause(p);
     net_.consume(p);
-    return;
+    return {};
   }
   if (rx_ && rx_->handles(p)) {
     rx_->accept(p);
-    return;
+    return {};
   }
-  deliver(p);
+  return transport_for(p).receive_hinted(p);
 }
 
 Transport& Host::transport_for(const Packet& p) {
@@ -72,16 +74,6 @@ Transport& Host::transport_for(const Packet& p) {
 }
 
 void Host::deliver(Packet& p) { transport_for(p).receive(p); }
-
-// receive(), with the transport's hint for a frame it handles at once; pause
-// frames name none, nor any frame at a slow receiver (its pipeline holds them).
-RxHint Host::receive_hinted(Packet& p, PortIndex ingress) {
-  if (p.kind == PacketKind::kPause || rx_ != nullptr) {
-    receive(p, ingress);
-    return {};
-  }
-  return transport_for(p).receive_hinted(p);
-}
 
 void Host::set_slow_receiver(const SlowReceiverConfig& cfg) {
   rx_ = std::make_unique<ReceivePipeline>(*this, cfg);

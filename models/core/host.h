@@ -76,7 +76,7 @@ class Host final : public Node {
   int64_t held_bytes() const override { return rx_ ? rx_->held_bytes() : 0; }
   size_t held_packets() const override { return rx_ ? rx_->held_packets() : 0; }
 
-  void receive(Packet& p, PortIndex ingress) override;
+  void receive(Packet& p, PortIndex ingress) override { (void)receive_hinted(p, ingress); }
   RxHint receive_hinted(Packet& p, PortIndex ingress) override;
   void on_dequeue(PortIndex port, Packet& p) override;
   void on_port_ready(PortIndex port) override;

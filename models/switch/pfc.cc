@@ -44,17 +44,7 @@ void PfcGenerator::send_xon(PortIndex in, int pg) {
 }
 
 void PfcGenerator::reassert(PortIndex in) {
-  for (int pg = 0; pg < kNumClasses; ++pg) {
-    if (mmu_.pg(in.value(), pg).xoff) check(in, pg);
-  }
-}
-
-// XOFF again within an episode, and the next refresh half a pause later.
-void PfcGenerator::refresh(PortIndex in, int pg) {
-  const size_t slot = in.value() * kNumClasses + static_cast<size_t>(pg);
-  ++counters_[slot].refreshes;
-  send_frame(in, pg, cfg_.quanta);
-  refresh_[slot]->arm_in(refresh_interval(in));
+  for (int pg = 0; pg < kNumClasses; ++pg) check(in, pg);
 }
 
 void PfcGenerator::send_frame(PortIndex in, int pg, uint16_t quanta) {
@@ -78,12 +68,18 @@ void PfcGenerator::handle_event(uint64_t slot) {
   check(PortIndex(static_cast<uint16_t>(slot / kNumClasses)), static_cast<int>(slot % kNumClasses));
 }
 
+// XON if the PG may leave XOFF, else, still in XOFF, XOFF again within its
+// episode and the next refresh half a pause later; a PG not in XOFF: nothing.
 void PfcGenerator::check(PortIndex in, int pg) {
   if (mmu_.try_xon(in.value(), pg)) {
     send_xon(in, pg);
     return;
   }
-  if (mmu_.pg(in.value(), pg).xoff) refresh(in, pg);
+  if (!mmu_.pg(in.value(), pg).xoff) return;
+  const size_t slot = in.value() * kNumClasses + static_cast<size_t>(pg);
+  ++counters_[slot].refreshes;
+  send_frame(in, pg, cfg_.quanta);
+  refresh_[slot]->arm_in(refresh_interval(in));
 }
 
 }  // namespace xoff::models

@@ -55,7 +55,6 @@ class PfcGenerator final : public sim::EventHandler {
 
  private:
   void send_frame(PortIndex in, int pg, uint16_t quanta);
-  void refresh(PortIndex in, int pg);
   void check(PortIndex in, int pg);  // XON if it may, else refresh while in XOFF
 
   Network& net_;
