@@ -16,7 +16,7 @@
 // world_MB (heap bytes the world holds at the end of the run, from
 // mallinfo2: independent of what other cases left behind), B/host and B/flow
 // (world bytes over hosts and over planned flows), peak_rss_MB (the process's
-// VmHWM: a true peak only when one case runs alone, e.g. with
+// high-water mark, app::memory_use: a true peak only when one case runs alone, e.g. with
 // --benchmark_filter). XOFF_BENCH_LOOKAHEAD: see lookahead_override().
 #include <benchmark/benchmark.h>
 #include <malloc.h>
@@ -24,7 +24,6 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <iterator>
 #include <memory>
 #include <string>
@@ -80,15 +79,6 @@ int64_t packet_hops(models::Network& net) {
 
 double heap_in_use() { return static_cast<double>(mallinfo2().uordblks); }
 
-double peak_rss_bytes() {
-  std::ifstream f("/proc/self/status");
-  std::string line;
-  while (std::getline(f, line)) {
-    if (line.rfind("VmHWM:", 0) == 0) return std::stod(line.substr(6)) * 1024.0;
-  }
-  return 0;
-}
-
 // XOFF_BENCH_LOOKAHEAD=deep|shallow forces the simulator's lookahead depth
 // (sim::Simulator::set_deep_lookahead) to compare both on one binary in the
 // same minutes; unset, the world's own choice (deep from 2,048 ports).
@@ -139,7 +129,7 @@ void RunScale(benchmark::State& state, const app::ScenarioConfig& cfg) {
   state.counters["world_MB"] = world_bytes / 1e6;
   state.counters["B/host"] = world_bytes / hosts;
   state.counters["B/flow"] = flows > 0 ? world_bytes / flows : 0;
-  state.counters["peak_rss_MB"] = peak_rss_bytes() / 1e6;
+  state.counters["peak_rss_MB"] = static_cast<double>(xoff::app::memory_use().peak_rss) / 1e6;
 }
 
 // Registers one case; the scenario is loaded on first use, so a filtered run

@@ -20,7 +20,7 @@ MemoryEstimate estimate_memory(const ScenarioConfig& cfg) {
     // only what it reaches: no rank sends faster than the ideal's bandwidth
     // bound, so by the end at most that share of a ring's flows has
     // finished, plus one step of every rank and channel under way. (A 4,096-rank ring
-    // of 64 KB chunks cut at 100 us: about 86 k flows, not 33.5 M.)
+    // of 64 KB chunks cut at 100 us: 84,096 flows, not 33.5 M.)
     const uint64_t all = models::collective_flow_count(c) * c.iterations;
     const sim::Int128 ideal = sim::Int128{models::collective_ideal(c).count_ps()} * c.iterations;
     const sim::Int128 cut = cfg.duration.count_ps();

@@ -96,10 +96,9 @@ MemoryUse memory_use() {
   rusage u{};
   if (getrusage(RUSAGE_SELF, &u) == 0) m.peak_rss = static_cast<int64_t>(u.ru_maxrss) * 1024;
   std::ifstream f("/proc/self/smaps_rollup");
-  std::string line;  // "Rss:   1234 kB" after a header line of addresses
+  std::string line;  // "AnonHugePages:   1234 kB" after a header line of addresses
   while (std::getline(f, line)) {
     long long kb = 0;
-    if (std::sscanf(line.c_str(), "Rss: %lld kB", &kb) == 1) m.rss = kb * 1024;
     if (std::sscanf(line.c_str(), "AnonHugePages: %lld kB", &kb) == 1)
       m.anon_huge_pages = kb * 1024;
   }
@@ -124,8 +123,8 @@ std::string describe(const MemoryUse& m) {
     s += " (transparent huge pages: always)";
   } else if (m.thp_mode == "madvise") {
     s += m.malloc_asks ? " (transparent huge pages asked for; XOFF_HUGE_PAGES=0 turns them off)"
-                       : " (transparent huge pages not asked for: XOFF_HUGE_PAGES=0 or "
-                         "GLIBC_TUNABLES set)";
+                       : " (transparent huge pages not asked for: XOFF_HUGE_PAGES=0, the user's "
+                         "GLIBC_TUNABLES, valgrind, or the dynamic loader named)";
   } else {
     s += " (transparent huge pages: " +
          (m.thp_mode.empty() ? std::string("unavailable") : m.thp_mode) + ")";

@@ -31,11 +31,10 @@ namespace xoff::app {
 void use_huge_pages(char** argv);
 
 struct MemoryUse {
-  int64_t peak_rss = 0;         // bytes (getrusage)
-  int64_t rss = 0;              // bytes now (/proc/self/smaps_rollup)
-  int64_t anon_huge_pages = 0;  // bytes of it in transparent huge pages
+  int64_t peak_rss = 0;         // bytes (getrusage: the process's high-water mark)
+  int64_t anon_huge_pages = 0;  // bytes now in transparent huge pages (smaps_rollup)
   std::string thp_mode;         // the kernel's: always, madvise, never, or empty
-  bool malloc_asks = false;     // glibc.malloc.hugetlb=1 in force
+  bool malloc_asks = false;     // glibc.malloc.hugetlb set to other than 0
 };
 MemoryUse memory_use();
 // "peak RSS 82.0 MB, 64.0 MB of it in 2 MiB pages" and how to change it.
