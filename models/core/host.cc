@@ -45,18 +45,8 @@ void Host::send_pause(uint8_t enable, uint16_t quanta) {
 // With the transport's hint for a frame it handles at once; pause frames and
 // frames a slow receiver's pipeline holds name none.
 RxHint Host::receive_hinted(Packet& p, PortIndex ingress) {
-  if (p.kind == PacketKind::kPause) {
-    ++pauses_received_;
-    // Host NIC ports' pauses belong in the timeline as switch ports' do.
-    for (int tc = 0; tc < kNumClasses; ++tc) {
-      if ((p.pause_enable >> tc) & 1) {
-        net_.recorder().pfc_event(PfcEventRecord{net_.sim().now(), name(), ingress.value(),
-                                                 static_cast<uint8_t>(tc), false,
-                                                 p.pause_quanta[tc]});
-      }
-    }
-    port(ingress).receive_pause(p);
-    net_.consume(p);
+  if (p.kind == PacketKind::kPause) [[unlikely]] {
+    receive_pause(p, ingress);
     return {};
   }
   if (rx_ && rx_->handles(p)) {
@@ -64,6 +54,21 @@ RxHint Host::receive_hinted(Packet& p, PortIndex ingress) {
     return {};
   }
   return transport_for(p).receive_hinted(p);
+}
+
+// Out of line: rare, and kept off the path of every data frame and ACK.
+void Host::receive_pause(Packet& p, PortIndex ingress) {
+  ++pauses_received_;
+  // Host NIC ports' pauses belong in the timeline as switch ports' do.
+  for (int tc = 0; tc < kNumClasses; ++tc) {
+    if ((p.pause_enable >> tc) & 1) {
+      net_.recorder().pfc_event(PfcEventRecord{net_.sim().now(), name(), ingress.value(),
+                                               static_cast<uint8_t>(tc), false,
+                                               p.pause_quanta[tc]});
+    }
+  }
+  port(ingress).receive_pause(p);
+  net_.consume(p);
 }
 
 Transport& Host::transport_for(const Packet& p) {

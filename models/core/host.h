@@ -90,6 +90,7 @@ class Host final : public Node {
  private:
   void notify_room();
   Transport& transport_for(const Packet& p);  // checked: attached, addressed here
+  [[gnu::noinline]] void receive_pause(Packet& p, PortIndex ingress);
 
   EgressPort* nic_ = nullptr;  // port 0, held directly: the NIC refill reads it per packet
   Network& net_;
