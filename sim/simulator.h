@@ -267,14 +267,15 @@ class Simulator {
   // event; chunks are recycled, so nothing is allocated after warm-up). A
   // bitmap of non-empty buckets finds the next one, whose keys are then
   // sorted once into the current run (as a ladder queue does), from which
-  // events pop in key order; an event for the current bucket goes straight
-  // into its place in the run. An event beyond the window waits in the far
-  // heap; the earlier of the run's head and the heap's top runs next, so the
-  // order is the exact key order whatever the width. In a fabric nearly every
-  // event is a frame's end of transmission or arrival, within a few
-  // microseconds of now: O(1) work per event instead of log4(pending) levels
-  // of 16-byte keys. The width doubles when many events fall beyond the
-  // window, and halves when runs of events at different times are long while
+  // events pop in key order; an event for the current bucket goes into its
+  // place in the run, or, when the run is long, waits beside it in a small
+  // heap (a run can be thousands of events of one instant, which a sorted
+  // insert would move). An event beyond the window
+  // waits in the far heap; the earliest of the run's head and the two heaps'
+  // tops runs next, so the order is the exact key order whatever the width. In a fabric nearly
+  // every event is a frame's end of transmission or arrival, within a few microseconds of now: O(1)
+  // work per event instead of log4(pending) levels of 16-byte keys. The width doubles when many
+  // events fall beyond the window, and halves when runs of events at different times are long while
   // few fall beyond it.
   class EventQueue {
    public:
@@ -314,13 +315,14 @@ class Simulator {
     uint32_t first_bucket();
     uint32_t scan() const;  // the bitmap's first non-empty bucket from the window's start
     void load(uint32_t b);
+    void sort_run();  // run_, latest first (a long one)
     void unload();
     bool place(Key k);  // into the calendar (true) or, beyond its window, the far heap
     // Into the calendar (k within the window).
     void insert(Key k) {
       const uint32_t b = static_cast<uint32_t>(abs_bucket(k)) & (kBuckets - 1);
       ++cal_size_;
-      if (b == run_bucket_) [[unlikely]] {  // into its place in the current run
+      if (b == run_bucket_) [[unlikely]] {  // beside the current run
         insert_run(k);
         return;
       }
@@ -328,7 +330,8 @@ class Simulator {
       bits_[b / 64] |= uint64_t{1} << (b % 64);
       if (found_ != kNil && offset(b) < offset(found_)) found_ = b;
     }
-    void insert_run(Key k);  // into the current run, latest first
+    void insert_run(Key k);  // into the current run, or beside it (late_) when long
+    static constexpr size_t kShortRun = 64;
     void adapt(Time now);
     int64_t abs_bucket(Key k) const { return static_cast<int64_t>(k >> kTimeShift) >> shift_; }
     uint32_t offset(uint32_t b) const {  // of bucket b from the window's start
@@ -360,11 +363,14 @@ class Simulator {
     std::vector<Chunk> chunks_;
     std::vector<uint32_t> free_chunks_;  // LIFO: a freed chunk is reused while warm
     std::vector<Key> run_;               // the current bucket's events, sorted, latest first
-    std::vector<Key> rebuild_;           // adapt()'s keys while the calendar is rebuilt
-    uint32_t run_bucket_ = kNil;         // the bucket run_ holds
-    KeyHeap far_;                        // beyond the window
-    int64_t start_ = 0;                  // the window's first bucket (absolute)
-    int shift_ = 8;                      // bucket width 2^shift ps
+    std::vector<size_t> stretch_;        // sort_run()'s stretches
+    std::vector<Key> merged_;            // sort_run()'s other buffer
+    KeyHeap late_;                // pushed into the current (long) run's bucket after it was loaded
+    std::vector<Key> rebuild_;    // adapt()'s keys while the calendar is rebuilt
+    uint32_t run_bucket_ = kNil;  // the bucket run_ holds
+    KeyHeap far_;                 // beyond the window
+    int64_t start_ = 0;           // the window's first bucket (absolute)
+    int shift_ = 8;               // bucket width 2^shift ps
     size_t cal_size_ = 0;
     uint32_t found_ = kNil;   // first_bucket() cache; kNil when stale
     Key top_ = 0;             // of the last top()
