@@ -170,8 +170,9 @@ Simulator::Key Simulator::EventQueue::find_top() {
 inline __attribute__((always_inline)) Simulator::Key Simulator::EventQueue::pop_top() {
   const Key k = top_;
   top_valid_ = false;
-  // From the current run, else from the far heap (a top kept from before
-  // later pushes may have no run loaded: they landed in later buckets).
+  // From the current run or beside it (late_), else from the far heap (a
+  // top kept from before later pushes may have no run loaded: they landed
+  // in later buckets).
   const bool from_run = !run_.empty() && k == run_.back();
   if (from_run || (!late_.empty() && k == late_.top())) {
     if (from_run) [[likely]] {
@@ -260,14 +261,16 @@ void Simulator::EventQueue::sort_run() {
   at.clear();
   at.push_back(0);
   for (size_t i = 1; i < m; ++i) {
-    if (run_[i - 1] < run_[i]) at.push_back(i);
+    if (run_[i - 1] < run_[i]) {
+      at.push_back(i);
+      if (at.size() > m / 8) {  // many short stretches: a plain sort
+        std::sort(run_.begin(), run_.end(), std::greater<Key>());
+        return;
+      }
+    }
   }
   at.push_back(m);
   if (at.size() == 2) return;  // in order already
-  if (at.size() > m / 8) {
-    std::sort(run_.begin(), run_.end(), std::greater<Key>());
-    return;
-  }
   std::vector<Key>& to = merged_;
   to.resize(m);
   while (at.size() > 2) {

@@ -240,7 +240,8 @@ class Simulator {
   }
 
   // The 4-ary min-heap of keys: h_[0] is the earliest; children of i are
-  // 4i+1 .. 4i+4. Holds the events beyond the calendar's window.
+  // 4i+1 .. 4i+4. Holds the events beyond the calendar's window (and those
+  // put beside a long current run).
   class KeyHeap {
    public:
     size_t size() const { return size_; }
@@ -299,11 +300,17 @@ class Simulator {
     // it is popped or an earlier key is pushed: the run loop asks for the
     // next event's key to prefetch for it, then again before running it.
     Key top() { return top_valid_ ? top_ : find_top(); }
-    Key pop_top();  // the top; call right after top(), with nothing pushed since
+    // The top; call right after top(), with nothing pushed since. (Inline:
+    // defined in simulator.cc, the one place it is called.)
+    inline Key pop_top();
     // The key most likely to run d events after the top (for prefetching),
     // or the top itself when the current run is shorter. Right after top()
     // (which may load the run it reads).
-    Key after_top(size_t d) const { return run_.size() > d ? run_[run_.size() - 1 - d] : top_; }
+    Key after_top(size_t d) const {
+      // A top from beside the run (or the far heap) leaves the run's head next.
+      if (d > 0 && !run_.empty() && top_ != run_.back()) --d;
+      return run_.size() > d ? run_[run_.size() - 1 - d] : top_;
+    }
 
    private:
     static constexpr int kBucketBits = 14;
@@ -322,7 +329,7 @@ class Simulator {
     void insert(Key k) {
       const uint32_t b = static_cast<uint32_t>(abs_bucket(k)) & (kBuckets - 1);
       ++cal_size_;
-      if (b == run_bucket_) [[unlikely]] {  // beside the current run
+      if (b == run_bucket_) [[unlikely]] {  // into the current run, or beside it
         insert_run(k);
         return;
       }

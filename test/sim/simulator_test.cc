@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <set>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -168,6 +169,70 @@ TEST(Simulator, LongRunsOfOneInstantRunInKeyOrder) {
     // Stream by stream: its event, then the one it scheduled for the same instant.
     ASSERT_EQ(seen.size(), 2 * size_t{kStreams}) << "pattern " << pattern;
     for (uint64_t k = 0; k < seen.size(); ++k) ASSERT_EQ(seen[k], k) << "pattern " << pattern;
+  }
+}
+
+// Random load with bursts of hundreds of events at one instant (long runs,
+// keys beside them, the width adapting both ways between near and far
+// phases): every event is the least pending key when it runs.
+struct BurstLoad final : EventHandler {
+  Simulator* sim = nullptr;
+  Rng* rng = nullptr;
+  std::vector<BurstLoad>* all = nullptr;
+  std::set<Simulator::EventId>* pending = nullptr;
+  uint64_t* budget = nullptr;
+  uint64_t* wrong = nullptr;
+  int* phase = nullptr;
+  void schedule(Time t) {
+    BurstLoad& to = (*all)[rng->uniform_int(all->size())];
+    pending->insert(sim->schedule_at(t, to, 0));
+    --*budget;
+  }
+  int64_t delay_ps() {
+    const uint64_t r = rng->uniform_int(100);
+    if (*phase == 0) {  // near: the same instant or within a few ns
+      return r < 50 ? 0 : r < 90 ? static_cast<int64_t>(rng->uniform_int(5000)) : 10'000'000;
+    }
+    return r < 10 ? 0 : static_cast<int64_t>(rng->uniform_int(r < 60 ? 1'000'000'000 : 100'000));
+  }
+  void handle_event(uint64_t) override {
+    const Simulator::EventId id = sim->current_event_id();
+    if (pending->empty() || *pending->begin() != id) ++*wrong;
+    pending->erase(id);
+    if (*budget == 0) return;
+    const uint64_t kids = rng->uniform_int(4);  // 1.5 on average: the load grows
+    for (uint64_t k = 0; k<kids&& * budget> 0; ++k) schedule(sim->now() + Duration::ps(delay_ps()));
+    if (rng->uniform_int(1000) == 0) {  // a burst at one instant, now or soon
+      const Time at = sim->now() + Duration::ps(static_cast<int64_t>(rng->uniform_int(2) * 300));
+      for (int k = 0; k < 400 && *budget > 0; ++k) schedule(at);
+    }
+    if (rng->uniform_int(20'000) == 0) *phase = 1 - *phase;
+  }
+};
+
+TEST(Simulator, BurstsOfOneInstantRunInKeyOrderUnderRandomLoad) {
+  for (uint64_t seed = 1; seed <= 4; ++seed) {
+    Simulator sim;
+    Rng rng(seed);
+    std::vector<BurstLoad> all(1 + seed * 300);
+    std::set<Simulator::EventId> pending;
+    uint64_t budget = 150'000, wrong = 0;
+    int phase = 0;
+    for (size_t i = 0; i < all.size(); ++i) all[i].set_stream(static_cast<StreamId>(i + 1));
+    for (BurstLoad& b : all) {
+      b.sim = &sim;
+      b.rng = &rng;
+      b.all = &all;
+      b.pending = &pending;
+      b.budget = &budget;
+      b.wrong = &wrong;
+      b.phase = &phase;
+    }
+    for (int k = 0; k < 2000; ++k) all[0].schedule(Time::zero() + Duration::ps(k % 3));
+    const uint64_t ran = sim.run();
+    EXPECT_EQ(ran, 150'000u) << "seed " << seed;
+    EXPECT_EQ(wrong, 0u) << "seed " << seed;
+    EXPECT_TRUE(pending.empty());
   }
 }
 
