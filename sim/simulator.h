@@ -307,8 +307,11 @@ class Simulator {
     // or the top itself when the current run is shorter. Right after top()
     // (which may load the run it reads).
     Key after_top(size_t d) const {
-      // A top from beside the run (or the far heap) leaves the run's head next.
-      if (d > 0 && !run_.empty() && top_ != run_.back()) --d;
+      // A top from beside a long run leaves the run's head next. (A top
+      // from the far heap is rare enough to be left a wrong hint.)
+      if (!late_.empty()) [[unlikely]] {
+        if (d > 0 && !run_.empty() && top_ != run_.back()) --d;
+      }
       return run_.size() > d ? run_[run_.size() - 1 - d] : top_;
     }
 
