@@ -12,36 +12,99 @@
 //              times pop in insertion order on every standard library.
 //
 // A QP id is in at most one of these at a time (the owner keeps a flag).
-// After warm-up nothing allocates: rings and the heap keep their capacity.
+// After warm-up nothing allocates: rings and the heap keep their capacity,
+// and with few QPs both live in the scheduler itself.
 #include <algorithm>
 #include <array>
 #include <cstdint>
-#include <vector>
 
 #include "models/core/ids.h"
-#include "models/core/ring.h"
+#include "sim/check.h"
 #include "sim/units.h"
 
 namespace xoff::models {
 
-class QpScheduler {
+// A FIFO of QP ids whose storage is in the object while it holds at most
+// kInline ids (a NIC runs one or two QPs per class almost always), so the
+// turn of a packet touches the scheduler's lines and no buffer of its own;
+// past that it moves to the heap, doubling, and stays there.
+class alignas(32) ReadyRing {
  public:
+  ReadyRing() = default;
+  ReadyRing(const ReadyRing&) = delete;
+  ReadyRing& operator=(const ReadyRing&) = delete;
+  ~ReadyRing() {
+    if (spilled()) delete[] heap_;
+  }
+  bool empty() const { return size_ == 0; }
+  size_t size() const { return size_; }
+  void push_back(uint32_t v) {
+    if (size_ == cap_) grow();
+    buf()[(head_ + size_) & (cap_ - 1)] = v;
+    ++size_;
+  }
+  uint32_t pop_front() {
+    XOFF_DCHECK(size_ > 0, "pop from empty ready ring");
+    const uint32_t v = buf()[head_];
+    head_ = (head_ + 1) & (cap_ - 1);
+    --size_;
+    return v;
+  }
+
+ private:
+  static constexpr uint32_t kInline = 4;
+  bool spilled() const { return cap_ > kInline; }
+  uint32_t* buf() { return spilled() ? heap_ : inline_; }
+  void grow() {
+    XOFF_CHECK(cap_ < (uint32_t{1} << 31), "ready ring of more than 2^31 QPs");
+    const uint32_t cap = cap_ * 2;
+    auto* next = new uint32_t[cap];
+    const uint32_t* old = buf();
+    for (uint32_t i = 0; i < size_; ++i) next[i] = old[(head_ + i) & (cap_ - 1)];
+    if (spilled()) delete[] heap_;
+    heap_ = next;
+    cap_ = cap;
+    head_ = 0;
+  }
+  union {
+    uint32_t inline_[kInline] = {};
+    uint32_t* heap_;
+  };
+  uint32_t cap_ = kInline;  // a power of two
+  uint32_t head_ = 0;
+  uint32_t size_ = 0;
+};
+
+class alignas(64) QpScheduler {
+ public:
+  QpScheduler() = default;
+  QpScheduler(const QpScheduler&) = delete;
+  QpScheduler& operator=(const QpScheduler&) = delete;
+  ~QpScheduler() {
+    if (heap_cap_ > kInlineWaiting) delete[] heap_;
+  }
+
   void make_ready(uint32_t qp, int tc) {
     ready_[tc].push_back(qp);
     ready_mask_ |= static_cast<uint8_t>(1u << tc);
   }
+  // Up to 2^21 QPs (RoceNic checks), each in at most one place at a time.
   void wait_until(uint32_t qp, int tc, sim::Time t) {
-    heap_.push_back(Waiting{t, seq_++, qp, static_cast<uint8_t>(tc)});
-    std::push_heap(heap_.begin(), heap_.end(), later);
+    XOFF_CHECK(seq_ < kMaxSeq, "a NIC paced more than 2^40 sends");
+    if (heap_size_ == heap_cap_) grow_heap();
+    Waiting* h = heap();
+    h[heap_size_++] = Waiting{t, seq_++ << 24 | uint64_t{qp} << 3 | static_cast<uint64_t>(tc)};
+    std::push_heap(h, h + heap_size_, later);
   }
   // Moves every waiting QP due at or before `now` to its ready ring, in
   // (time, insertion) order.
   void release_due(sim::Time now) {
-    while (!heap_.empty() && heap_.front().t <= now) {
-      std::pop_heap(heap_.begin(), heap_.end(), later);
-      const Waiting w = heap_.back();
-      heap_.pop_back();
-      make_ready(w.qp, w.tc);
+    Waiting* h = heap();
+    while (heap_size_ > 0 && h[0].t <= now) {
+      std::pop_heap(h, h + heap_size_, later);
+      const Waiting w = h[--heap_size_];
+      make_ready(static_cast<uint32_t>(w.order >> 3) & ((1u << 21) - 1),
+                 static_cast<int>(w.order & 7));
     }
   }
   // Bit tc set: ready[tc] is not empty.
@@ -52,26 +115,49 @@ class QpScheduler {
     return qp;
   }
   // Earliest pacing time among waiting QPs, or Time::max().
-  sim::Time next_wakeup() const { return heap_.empty() ? sim::Time::max() : heap_.front().t; }
-  size_t waiting() const { return heap_.size(); }
+  sim::Time next_wakeup() const { return heap_size_ == 0 ? sim::Time::max() : heap()[0].t; }
+  size_t waiting() const { return heap_size_; }
   size_t ready(int tc) const { return ready_[tc].size(); }
 
  private:
+  // 16 bytes: the time, then the insertion sequence (40 bits, unique, so it
+  // alone breaks ties), the QP (21 bits) and its class (3 bits) in one word.
   struct Waiting {
     sim::Time t;
-    uint64_t seq;
-    uint32_t qp;
-    uint8_t tc;
+    uint64_t order;
   };
+  static constexpr uint64_t kMaxSeq = uint64_t{1} << 40;
   // Heap order: std::*_heap keep the "largest" on top, so "later" is larger.
   static bool later(const Waiting& a, const Waiting& b) {
-    return a.t > b.t || (a.t == b.t && a.seq > b.seq);
+    return a.t > b.t || (a.t == b.t && a.order > b.order);
+  }
+  // The waiting heap's first kInlineWaiting entries live in the object, like
+  // the ready rings' (one paced QP per NIC is the common case).
+  static constexpr uint32_t kInlineWaiting = 2;
+  static_assert(sizeof(Waiting) == 16);
+  Waiting* heap() { return heap_cap_ > kInlineWaiting ? heap_ : inline_; }
+  const Waiting* heap() const { return heap_cap_ > kInlineWaiting ? heap_ : inline_; }
+  void grow_heap() {
+    XOFF_CHECK(heap_cap_ < (uint32_t{1} << 30), "more than 2^30 paced QPs");
+    const uint32_t cap = heap_cap_ * 2;
+    auto* next = new Waiting[cap];
+    std::copy(heap(), heap() + heap_size_, next);
+    if (heap_cap_ > kInlineWaiting) delete[] heap_;
+    heap_ = next;
+    heap_cap_ = cap;
   }
 
-  std::array<Ring<uint32_t>, kNumClasses> ready_;
-  uint8_t ready_mask_ = 0;
-  std::vector<Waiting> heap_;
+  // The waiting heap and the mask in the first line, then the rings, two to
+  // a line.
+  union {
+    Waiting inline_[kInlineWaiting] = {};
+    Waiting* heap_;
+  };
   uint64_t seq_ = 0;
+  uint32_t heap_size_ = 0;
+  uint32_t heap_cap_ = kInlineWaiting;
+  uint8_t ready_mask_ = 0;
+  std::array<ReadyRing, kNumClasses> ready_;
 };
 
 }  // namespace xoff::models
