@@ -90,6 +90,7 @@ class alignas(64) QpScheduler {
   }
   // Up to 2^21 QPs (RoceNic checks), each in at most one place at a time.
   void wait_until(uint32_t qp, int tc, sim::Time t) {
+    XOFF_DCHECK(qp < (1u << 21) && tc >= 0 && tc < kNumClasses, "QP id or class out of range");
     XOFF_CHECK(seq_ < kMaxSeq, "a NIC paced more than 2^40 sends");
     if (heap_size_ == heap_cap_) grow_heap();
     Waiting* h = heap();

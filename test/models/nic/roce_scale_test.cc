@@ -78,7 +78,8 @@ TEST(QpScheduler, KeepsOrderInsideAndPastItsInlineStorage) {
       model[c].pop_front();
     }
   }
-  // Waiting heap: 300 QPs on 8 distinct times (many ties), released in two
+  // Waiting heap: 300 QPs (ids up to 2^21 - 1, classes 5 - 7: every bit of
+  // the packed word) on 8 distinct times (many ties), released in two
   // steps; the ready ring of each class must receive them by time, ties in
   // the order they were parked.
   struct Wait {
@@ -89,7 +90,8 @@ TEST(QpScheduler, KeepsOrderInsideAndPastItsInlineStorage) {
   std::vector<Wait> waits;
   const sim::Time t0 = sim::Time::zero();
   for (uint32_t qp = 0; qp < 300; ++qp) {
-    const Wait w{10 * static_cast<int64_t>(next() % 8), qp + 1'000'000, static_cast<int>(qp % 3)};
+    const Wait w{10 * static_cast<int64_t>(next() % 8), (1u << 21) - 1 - qp,
+                 static_cast<int>(5 + qp % 3)};
     waits.push_back(w);
     s.wait_until(w.qp, w.tc, t0 + sim::Duration::ns(w.t_ns));
   }
@@ -101,7 +103,7 @@ TEST(QpScheduler, KeepsOrderInsideAndPastItsInlineStorage) {
   s.release_due(t0 + sim::Duration::ns(70));  // the rest
   EXPECT_EQ(s.waiting(), 0u);
   EXPECT_EQ(s.next_wakeup(), sim::Time::max());
-  for (int tc = 0; tc < 3; ++tc) {
+  for (int tc = 5; tc < 8; ++tc) {
     for (const Wait& w : waits) {
       if (w.tc == tc) {
         ASSERT_EQ(s.pop_ready(tc), w.qp) << "class " << tc;
