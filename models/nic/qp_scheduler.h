@@ -88,9 +88,12 @@ class alignas(64) QpScheduler {
     ready_[tc].push_back(qp);
     ready_mask_ |= static_cast<uint8_t>(1u << tc);
   }
-  // Up to 2^21 QPs (RoceNic checks), each in at most one place at a time.
+  // QP ids below this (RoceNic checks): 21 bits of a waiting entry's word.
+  static constexpr uint32_t kMaxQps = uint32_t{1} << 21;
+
+  // Each QP in at most one place at a time.
   void wait_until(uint32_t qp, int tc, sim::Time t) {
-    XOFF_DCHECK(qp < (1u << 21) && tc >= 0 && tc < kNumClasses, "QP id or class out of range");
+    XOFF_DCHECK(qp < kMaxQps && tc >= 0 && tc < kNumClasses, "QP id or class out of range");
     XOFF_CHECK(seq_ < kMaxSeq, "a NIC paced more than 2^40 sends");
     if (heap_size_ == heap_cap_) grow_heap();
     Waiting* h = heap();
@@ -104,7 +107,7 @@ class alignas(64) QpScheduler {
     while (heap_size_ > 0 && h[0].t <= now) {
       std::pop_heap(h, h + heap_size_, later);
       const Waiting w = h[--heap_size_];
-      make_ready(static_cast<uint32_t>(w.order >> 3) & ((1u << 21) - 1),
+      make_ready(static_cast<uint32_t>(w.order >> 3) & (kMaxQps - 1),
                  static_cast<int>(w.order & 7));
     }
   }

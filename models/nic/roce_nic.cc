@@ -55,7 +55,7 @@ uint32_t RoceNic::alloc_qp() {
     return i;
   }
   const auto i = static_cast<uint32_t>(qps_.size());
-  XOFF_CHECK(i < (uint32_t{1} << 21), "more than 2^21 QPs open on one NIC");
+  XOFF_CHECK(i < QpScheduler::kMaxQps, "more than 2^21 QPs open on one NIC");
   qps_.emplace_back(sim_, *this, kRtoTagBase + i);
   qps_.back().index = i;
   return i;
