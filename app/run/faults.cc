@@ -29,10 +29,12 @@ void install_routes(const models::ForwardingTables& tables, const std::vector<mo
         const auto hops = tables.next_hops(n, h);
         sw[n]->set_route(h, std::vector<models::PortIndex>(hops.begin(), hops.end()));
       }
+      sw[n]->compact_routes();
       continue;
     }
     models::RouteTable rt;
     for (uint32_t h = 0; h < hosts; ++h) rt.set(h, tables.next_hops(n, h));
+    rt.compact();
     sw[n]->install_routes_at(at, std::move(rt));
   }
 }

@@ -1,7 +1,9 @@
 #include "models/switch/route_table.h"
 
 #include <algorithm>
+#include <array>
 
+#include "sim/check.h"
 #include "sim/rng.h"
 
 namespace xoff::models {
@@ -20,9 +22,46 @@ uint32_t RouteTable::intern(std::span<const PortIndex> ports) {
 }
 
 void RouteTable::set(uint32_t dst, std::span<const PortIndex> ports) {
-  if (dst >= group_of_.size()) group_of_.resize(dst + 1, 0);
-  group_of_[dst] = intern(ports);
+  const uint32_t group = intern(ports);
+  const uint32_t b = dst >> kBlockBits;
+  if (b >= top_.size()) {
+    top_.resize(b + 1, 0);  // uniform, the empty group
+    owned_.resize(b + 1, false);
+  }
+  num_dst_ = std::max(num_dst_, dst + 1);
+  if (!owned_[b]) {  // a block of its own, holding what the block held
+    XOFF_CHECK(entries_.size() + kBlock < (size_t{1} << 31), "route table of 2^31 entries");
+    const auto offset = static_cast<uint32_t>(entries_.size());
+    const uint32_t base = b << kBlockBits;
+    for (uint32_t i = 0; i < kBlock; ++i) entries_.push_back(group_of(base + i));
+    top_[b] = offset << 1 | 1u;
+    owned_[b] = true;
+  }
+  entries_[(top_[b] >> 1) + (dst & (kBlock - 1))] = group;
   for (PortIndex p : ports) port_bound_ = std::max<uint32_t>(port_bound_, p.value() + 1u);
+}
+
+void RouteTable::compact() {
+  std::vector<uint32_t> entries{0};
+  std::unordered_map<uint32_t, uint32_t> uniform{{0u, 0u}};  // group -> its entry
+  std::unordered_map<std::string, uint32_t> mixed;           // 32 ids -> first entry
+  std::array<uint32_t, kBlock> ids{};
+  for (uint32_t b = 0; b < top_.size(); ++b) {
+    for (uint32_t i = 0; i < kBlock; ++i) ids[i] = group_of((b << kBlockBits) + i);
+    if (std::all_of(ids.begin(), ids.end(), [&](uint32_t g) { return g == ids[0]; })) {
+      const auto [it, added] = uniform.try_emplace(ids[0], static_cast<uint32_t>(entries.size()));
+      if (added) entries.push_back(ids[0]);
+      top_[b] = it->second << 1;
+    } else {
+      std::string key(reinterpret_cast<const char*>(ids.data()), sizeof ids);
+      const auto [it, added] =
+          mixed.try_emplace(std::move(key), static_cast<uint32_t>(entries.size()));
+      if (added) entries.insert(entries.end(), ids.begin(), ids.end());
+      top_[b] = it->second << 1 | 1u;
+    }
+    owned_[b] = false;  // shared now: the next set() of this block copies it
+  }
+  entries_ = std::move(entries);
 }
 
 PortIndex ecmp_pick(std::span<const PortIndex> group, uint32_t flow_hash, uint64_t salt) {

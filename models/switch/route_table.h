@@ -1,13 +1,24 @@
 #pragma once
 // A switch's forwarding table: for each destination host ordinal, the egress
-// ports a packet may take (an ECMP group). One 4-byte group id per
-// destination; groups are interned, so the leaf's uplink group is stored once
-// and shared by every remote destination (a lookup touches the same few cache
-// lines however many hosts the fabric has). A lookup is two array reads and
-// allocates nothing. An empty group means no route (the packet is dropped).
+// ports a packet may take (an ECMP group). Groups are interned, so the leaf's
+// uplink group is stored once and shared by every remote destination. An
+// empty group means no route (the packet is dropped).
+//
+// Destinations map to groups in blocks of 32 consecutive ordinals, as a
+// two-level page table: a block whose destinations share one group (all of
+// a spine's blocks, a leaf's remote ones: hosts are numbered leaf by leaf)
+// is one entry, shared by every such block of that group; a mixed block (a
+// leaf's own hosts) is 32 entries, shared by blocks of equal content. So a
+// 4,096-host spine or leaf keeps well under 1 KB instead of 16 KB of one id
+// per destination, and a packet to a random host reads lines that stay in
+// cache instead of one cold line of a per-destination array (the first
+// miss of every hop on a large fabric, bench/README.md). A lookup is three
+// dependent reads of small arrays, no branch, no allocation.
 //
 // Built from the topology layer's tables (models/topology/routing.h) by the
-// network builder: set(h, tables.next_hops(node, h)) for every host h.
+// network builder: set(h, tables.next_hops(node, h)) for every host h, then
+// compact() (correct without it, only larger: every block written is mixed
+// and its own until then).
 #include <cstdint>
 #include <span>
 #include <string>
@@ -24,12 +35,17 @@ class RouteTable {
   // per packet): interns the port list, appending it only if it is new.
   void set(uint32_t dst, std::span<const PortIndex> ports);
   std::span<const PortIndex> lookup(uint32_t dst) const {
-    if (dst >= group_of_.size()) return {};
-    const Group& g = groups_[group_of_[dst]];
+    if (dst >= num_dst_) return {};
+    const Group& g = groups_[group_of(dst)];
     return {ports_.data() + g.offset, g.count};
   }
-  uint32_t num_destinations() const { return static_cast<uint32_t>(group_of_.size()); }
+  // Shares equal blocks and turns uniform ones into one entry; frees what
+  // set() left behind. Lookups are the same before and after.
+  void compact();
+  uint32_t num_destinations() const { return num_dst_; }
   uint32_t num_groups() const { return static_cast<uint32_t>(groups_.size()); }
+  // Group ids stored for the destination blocks (memory, for tests).
+  size_t stored_entries() const { return entries_.size(); }
   // Largest port index used plus one (0 when empty), for validation.
   uint32_t port_bound() const { return port_bound_; }
 
@@ -38,8 +54,20 @@ class RouteTable {
     uint32_t offset = 0;
     uint32_t count = 0;
   };
+  static constexpr uint32_t kBlockBits = 5;
+  static constexpr uint32_t kBlock = 1u << kBlockBits;
   uint32_t intern(std::span<const PortIndex> ports);
-  std::vector<uint32_t> group_of_;      // destination -> group (0: empty)
+  // top_[dst >> 5] is (offset << 1) | mixed: a mixed block's 32 ids start at
+  // entries_[offset]; a uniform block's one id is entries_[offset].
+  uint32_t group_of(uint32_t dst) const {
+    const uint32_t e = top_[dst >> kBlockBits];
+    const uint32_t in_block = dst & (kBlock - 1) & (0u - (e & 1u));
+    return entries_[(e >> 1) + in_block];
+  }
+  std::vector<uint32_t> top_;
+  std::vector<uint32_t> entries_{0};  // entries_[0]: the empty group, uniform
+  std::vector<bool> owned_;           // per block: its mixed entries are its own (writable)
+  uint32_t num_dst_ = 0;
   std::vector<Group> groups_{Group{}};  // group 0 is the empty group
   std::vector<PortIndex> ports_;
   std::unordered_map<std::string, uint32_t> index_;  // group bytes -> id

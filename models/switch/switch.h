@@ -55,6 +55,9 @@ class Switch final : public Node, private sim::EventHandler {
   void set_route(uint32_t dst_host, std::vector<PortIndex> ports);
   // Replaces the whole table at time `at` (>= now); earlier installs apply first.
   void install_routes_at(sim::Time at, RouteTable table);
+  // After the last set_route of a build: shares the table's equal blocks
+  // (RouteTable::compact; the routes are the same).
+  void compact_routes() { routes_.compact(); }
   const RouteTable& routes() const { return routes_; }
   void set_ecmp_salt(uint64_t salt) { salt_ = salt; }
   // Per-packet spraying: each packet picks among the equal-cost next hops by

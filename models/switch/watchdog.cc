@@ -83,7 +83,9 @@ void PfcWatchdog::storm(EgressPort& port, int tc, QueueWatch& w) {
   record(port, tc, "stormed");
   if (cfg_.action == WatchdogAction::kAlert) return;
   if (cfg_.action == WatchdogAction::kDrop) {  // flush first: unpausing starts a send
-    drop_[port.index().value() * kNumClasses + tc] = 1;
+    uint8_t& d = drop_[port.index().value() * kNumClasses + tc];
+    dropping_ += d == 0 ? 1 : 0;
+    d = 1;
     port.flush_class(tc, DropReason::kWatchdog);
   }
   port.set_ignore_pause(tc, true);
@@ -93,7 +95,9 @@ void PfcWatchdog::restore(EgressPort& port, int tc, QueueWatch& w) {
   w.stormed = false;
   w.stuck_since = sim::Time::max();
   ++restorations_;
-  drop_[port.index().value() * kNumClasses + tc] = 0;
+  uint8_t& d = drop_[port.index().value() * kNumClasses + tc];
+  dropping_ -= d != 0 ? 1 : 0;
+  d = 0;
   if (cfg_.action != WatchdogAction::kAlert) port.set_ignore_pause(tc, false);
   record(port, tc, "restored");
 }

@@ -41,7 +41,9 @@ class PfcWatchdog final : public sim::EventHandler {
   void on_pause_received();
   // Arrivals for queue (port, tc) must be dropped (drop action, stormed).
   bool dropping(PortIndex port, int tc) const {
-    return drop_[port.value() * kNumClasses + tc] != 0;
+    // (The count first: it shares a line with drop_'s pointer, and spares
+    // every packet a read of the array while no queue drops, as almost always.)
+    return dropping_ != 0 && drop_[port.value() * kNumClasses + tc] != 0;
   }
   bool stormed(PortIndex port, int tc) const {
     return watch_[port.value() * kNumClasses + tc].stormed;
@@ -70,6 +72,7 @@ class PfcWatchdog final : public sim::EventHandler {
   WatchdogConfig cfg_;
   uint8_t lossless_mask_;
   std::vector<QueueWatch> watch_;  // [port * 8 + tc]
+  uint32_t dropping_ = 0;          // queues marked in drop_
   std::vector<uint8_t> drop_;      // [port * 8 + tc], read per packet
   sim::Timer poll_timer_;
   sim::Duration phase_;  // polls at phase_ + k x poll_interval
