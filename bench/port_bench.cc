@@ -48,7 +48,7 @@ class Source final : public Node {
     port(ingress).receive_pause(p);
     net_.consume(p);
   }
-  void on_dequeue(PortIndex, Packet& p) override { push(p.tc); }
+  void on_dequeue(PortIndex, const QueuedFrame& f) override { push(f.tc); }
 
  private:
   void push(int tc) {

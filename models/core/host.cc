@@ -84,7 +84,7 @@ void Host::set_slow_receiver(const SlowReceiverConfig& cfg) {
   rx_ = std::make_unique<ReceivePipeline>(*this, cfg);
 }
 
-void Host::on_dequeue(PortIndex, Packet&) { notify_room(); }
+void Host::on_dequeue(PortIndex, const QueuedFrame&) { notify_room(); }
 void Host::on_link_up(PortIndex) {
   if (rx_) rx_->reassert();
 }

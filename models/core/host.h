@@ -78,7 +78,7 @@ class Host final : public Node {
 
   void receive(Packet& p, PortIndex ingress) override { (void)receive_hinted(p, ingress); }
   RxHint receive_hinted(Packet& p, PortIndex ingress) override;
-  void on_dequeue(PortIndex port, Packet& p) override;
+  void on_dequeue(PortIndex port, const QueuedFrame& f) override;
   void on_port_ready(PortIndex port) override;
   void on_link_up(PortIndex port) override;
 

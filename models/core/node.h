@@ -31,11 +31,13 @@ class Node {
     receive(p, ingress);
     return {};
   }
-  // `p` left the class queue of `port` and started transmission (buffer release,
-  // dequeue-time ECN marking, endpoint refill). Default: nothing.
-  virtual void on_dequeue(PortIndex port, Packet& p) {
+  // `f.pkt` left the class queue of `port` and started transmission (buffer
+  // release, dequeue-time ECN marking, endpoint refill). `f` holds what the
+  // queue kept of it: read the packet itself only when needed (it is likely
+  // cold). Default: nothing.
+  virtual void on_dequeue(PortIndex port, const QueuedFrame& f) {
     (void)port;
-    (void)p;
+    (void)f;
   }
   // Port `port` may take frames it could not before: its wire went idle, a
   // pause ended or was ignored, the link came back. Not at every end of a
@@ -50,7 +52,7 @@ class Node {
   virtual void on_link_up(PortIndex port) { (void)port; }
   // `p` is removed from a queue of `port` without being sent (link down,
   // watchdog drop); it is dropped right after. Default: as for a dequeue.
-  virtual void on_discard(PortIndex port, Packet& p) { on_dequeue(port, p); }
+  virtual void on_discard(PortIndex port, Packet& p) { on_dequeue(port, QueuedFrame::of(p)); }
   // Packets the node itself holds between events (beyond its ports' queues),
   // for the conservation check: a slow receiver's buffer.
   virtual int64_t held_bytes() const { return 0; }

@@ -72,6 +72,23 @@ struct alignas(64) Packet {
   bool cwr = false;                        // TCP Congestion Window Reduced (the sender cut for ECE)
 };
 static_assert(sizeof(Packet) == 128, "Packet must stay small: it is copied through pools");
+
+// A frame as a class queue keeps it: the packet, and what serving it reads
+// (its size, for the scheduler and the wire; where the switch charged it),
+// so that a dequeue need not touch the packet. On a large congested fabric
+// the packet's line was last used a queueing delay ago, thousands of events
+// back: reading it was the first miss of every dequeue (bench/README.md).
+struct QueuedFrame {
+  Packet* pkt = nullptr;
+  int32_t size = 0;      // bytes on the wire, as Packet::size
+  uint16_t in_port = 0;  // as Packet::in_port, ::pg and ::tc when queued
+  uint8_t pg = 0;
+  uint8_t tc = 0;
+  static QueuedFrame of(Packet& p) {
+    return {&p, static_cast<int32_t>(p.size.count()), p.in_port, p.pg, p.tc};
+  }
+};
+static_assert(sizeof(QueuedFrame) == 16, "four queue entries to a line");
 static_assert(offsetof(Packet, last) < 64, "what a hop reads must stay in the first line");
 
 }  // namespace xoff::models

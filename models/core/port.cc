@@ -78,10 +78,10 @@ void EgressPort::enqueue(Packet& p) {
       dwrr_next_ = p.tc;
       dwrr_fresh_ = false;
     }
-    start_tx(p, false);
+    start_tx(QueuedFrame::of(p), false);
     return;
   }
-  c.q.push_back(&p);
+  c.q.push_back(QueuedFrame::of(p));
   nonempty_ |= 1u << p.tc;
   service();
 }
@@ -109,31 +109,38 @@ void EgressPort::service() {
 void EgressPort::try_send() {
   if (!up_) return;
   bool control = false;
-  Packet* p = pick(control);
-  if (p == nullptr) return;
-  start_tx(*p, control);
+  QueuedFrame f;
+  if (pick(f, control)) start_tx(f, control);
 }
 
-Packet* EgressPort::pick(bool& control) {
+bool EgressPort::pick(QueuedFrame& f, bool& control) {
   control = !control_.empty();
-  if (control) return control_.pop_front();
+  if (control) {
+    f = QueuedFrame::of(*control_.pop_front());
+    return true;
+  }
   // Strict classes, highest first; class masks keep idle classes free.
   for (unsigned ready = nonempty_ & strict_mask_; ready != 0;) {
     const int tc = 31 - __builtin_clz(ready);
-    if (!paused(tc)) return pop_class(tc);
+    if (!paused(tc)) {
+      f = pop_class(tc);
+      return true;
+    }
     ready &= ~(1u << tc);
   }
   const int tc = pick_dwrr();
-  return tc < 0 ? nullptr : pop_class(tc);
+  if (tc < 0) return false;
+  f = pop_class(tc);
+  return true;
 }
 
-Packet* EgressPort::pop_class(int tc) {
-  Packet* p = cls_[tc].q.pop_front();
+QueuedFrame EgressPort::pop_class(int tc) {
+  const QueuedFrame f = cls_[tc].q.pop_front();
   if (cls_[tc].q.empty()) {
     nonempty_ &= ~(1u << tc);
     cls_[tc].deficit = 0;  // DRR: an emptied class keeps no credit
   }
-  return p;
+  return f;
 }
 
 // Deficit round robin over the eligible non-strict classes (Shreedhar &
@@ -154,7 +161,7 @@ int EgressPort::pick_dwrr() {
         cls_[tc].deficit += cls_[tc].quantum;
         dwrr_fresh_ = false;
       }
-      const int64_t head = cls_[tc].q.front()->size.count();
+      const int64_t head = cls_[tc].q.front().size;
       if (cls_[tc].deficit >= head) {
         cls_[tc].deficit -= head;
         return tc;
@@ -169,25 +176,36 @@ int EgressPort::pick_dwrr() {
 
 // A frame counts as control by the queue it came from, not by its kind: a CNP
 // that a switch classified into a data class is accounted as data there.
-void EgressPort::start_tx(Packet& p, bool control) {
+// Reads the packet itself only to capture it: a class queue's entry holds
+// what the wire and the owner's accounting need.
+void EgressPort::start_tx(const QueuedFrame& f, bool control) {
+  Packet& p = *f.pkt;
+  const int tc = f.tc;
   // Preamble, SFD and inter-frame gap take the wire too; the frame's last
   // bit is taken to leave when they are done (the 12 B of gap after it are
   // counted before it: 0.96 ns early at 100G). Set first: the owner's
   // dequeue hook below may enqueue again, and must find the wire taken.
-  busy_until_ = sim_.now() + serializer_.tx_time(p.size + wire_overhead_);
+  busy_until_ = sim_.now() + serializer_.tx_time(sim::Bytes(f.size) + wire_overhead_);
   // The next frame out is likely control, else the next of this class.
-  next_tx_ = !control_.empty()                   ? control_.front()
-             : !control && !cls_[p.tc].q.empty() ? cls_[p.tc].q.front()
-                                                 : nullptr;
+  if (!control_.empty()) {
+    next_tx_ = control_.front();
+    next_tx_class_ = kNumClasses;
+  } else if (!control && !cls_[tc].q.empty()) {
+    next_tx_ = &cls_[tc].q.front();
+    next_tx_class_ = static_cast<uint8_t>(tc);
+  } else {
+    next_tx_ = nullptr;
+    next_tx_class_ = kNumClasses;
+  }
   if (control) {
     ++counters_.control_packets;
   } else {
-    cls_[p.tc].bytes -= p.size.count();
-    XOFF_CHECK(cls_[p.tc].bytes >= 0, "negative queue bytes");
-    ++cls_[p.tc].tx_packets;
-    cls_[p.tc].tx_bytes += p.size.count();
-    cls_[p.tc].last_dequeue = sim_.now();
-    owner_.on_dequeue(index_, p);
+    cls_[tc].bytes -= f.size;
+    XOFF_CHECK(cls_[tc].bytes >= 0, "negative queue bytes");
+    ++cls_[tc].tx_packets;
+    cls_[tc].tx_bytes += f.size;
+    cls_[tc].last_dequeue = sim_.now();
+    owner_.on_dequeue(index_, f);
   }
   if (diverted_ && tap_ != nullptr) [[unlikely]]
     tap_->on_transmit(*this, p, sim_.now());
@@ -195,11 +213,11 @@ void EgressPort::start_tx(Packet& p, bool control) {
   // its event is scheduled now (the link was empty) or when the frame ahead
   // of it arrives: so the receiving side can schedule it with the same key
   // when it runs in another process.
-  const InFlight f{busy_until_ + delay_, &p, sim_.reserve_key()};
+  const InFlight wire{busy_until_ + delay_, &p, sim_.reserve_key()};
   if (diverted_ && exit_ != nullptr) [[unlikely]] {
-    exit_->frame_left(*this, p, f.arrival, f.key);
+    exit_->frame_left(*this, p, wire.arrival, wire.key);
   } else {
-    propagate(f);
+    propagate(wire);
   }
   // (The dequeue hook may have armed it already, by queueing behind this frame.)
   if (!tx_timer_.armed() && queued()) tx_timer_.arm_at(busy_until_);
@@ -352,7 +370,7 @@ int64_t EgressPort::flush_class(int tc, DropReason why) {
   cls_[tc].deficit = 0;
   nonempty_ &= ~(1u << tc);
   while (!cls_[tc].q.empty()) {
-    Packet* p = cls_[tc].q.pop_front();
+    Packet* p = cls_[tc].q.pop_front().pkt;
     bytes += p->size.count();
     cls_[tc].bytes -= p->size.count();
     ++counters_.dropped[tc];
@@ -405,7 +423,8 @@ void EgressPort::finalize_counters() {
 }
 
 // Arrival: the packet about to be delivered and the node it goes to.
-// Transmission done: the head of the class likely served next.
+// Transmission done: the head entry of the class likely served next and
+// the class's two lines (or the control frame).
 void EgressPort::prefetch(uint64_t tag) const {
   if (tag == kArrive) {
     __builtin_prefetch(next_arrival_);
@@ -413,6 +432,11 @@ void EgressPort::prefetch(uint64_t tag) const {
     __builtin_prefetch(&peer_);
   } else if (tag == kTxDone) {
     __builtin_prefetch(next_tx_);
+    if (next_tx_class_ < kNumClasses) {
+      const char* c = reinterpret_cast<const char*>(&cls_[next_tx_class_]);
+      __builtin_prefetch(c);
+      __builtin_prefetch(c + 64);
+    }
   }
 }
 
@@ -421,12 +445,19 @@ void EgressPort::prefetch(uint64_t tag) const {
 // class: a flow's frames follow one another); at a host, also its second
 // line, its transport's first four and the last frame's flow state.
 void EgressPort::prefetch_deep(uint64_t tag) const {
-  if (tag != kArrive) {
-    prefetch(tag);
+  // (Both written out, not through prefetch(): GCC 12 drops the inlined
+  // copy's prefetches here; through it, a large fabric's ends of
+  // transmission went without their prefetch from 20277ff on.)
+  if (tag == kTxDone) {
+    __builtin_prefetch(next_tx_);
+    if (next_tx_class_ < kNumClasses) {
+      const char* c = reinterpret_cast<const char*>(&cls_[next_tx_class_]);
+      __builtin_prefetch(c);
+      __builtin_prefetch(c + 64);
+    }
     return;
   }
-  // (Written out, not through prefetch(): GCC 12 dropped the inlined copy's
-  // prefetches here.)
+  if (tag != kArrive) return;
   __builtin_prefetch(next_arrival_);
   __builtin_prefetch(next_flight_);
   __builtin_prefetch(&peer_);

@@ -184,12 +184,13 @@ class EgressPort final : public sim::EventHandler {
   // Prefetch hints, first among the members so they share the object's first
   // cache line with the vtable pointer: the packet the next arrival delivers
   // and its entry in flight_ (two frames to a line: the entry was written a
-  // whole propagation delay ago), and the packet the next transmission likely
-  // sends. Only ever prefetched (a stale hint costs a useless prefetch, never
-  // a wrong result).
+  // whole propagation delay ago), and what the next transmission likely
+  // reads first: a control frame, or the entry at the head of a class queue
+  // (with the class's lines: next_tx_class_). Only ever prefetched (a stale
+  // hint costs a useless prefetch, never a wrong result).
   Packet* next_arrival_ = nullptr;
   const InFlight* next_flight_ = nullptr;
-  Packet* next_tx_ = nullptr;
+  const void* next_tx_ = nullptr;
 
   struct PendingPause {
     sim::Time apply_at;
@@ -203,10 +204,11 @@ class EgressPort final : public sim::EventHandler {
   // event when something waits.
   void service();
   bool queued() const { return nonempty_ != 0 || !control_.empty(); }
-  Packet* pick(bool& control);
+  // The frame to send next, if any (a control frame's entry made from it).
+  bool pick(QueuedFrame& f, bool& control);
   int pick_dwrr();
-  Packet* pop_class(int tc);
-  void start_tx(Packet& p, bool control);
+  QueuedFrame pop_class(int tc);
+  void start_tx(const QueuedFrame& f, bool control);
   void on_tx_done();
   void on_arrive();
   // Onto the wire towards the peer, behind the frames already propagating
@@ -248,7 +250,8 @@ class EgressPort final : public sim::EventHandler {
   bool pause_watched_ = false;
   PortIndex index_;
   PortIndex peer_port_;
-  bool diverted_ = false;  // a tap or an exit is set
+  bool diverted_ = false;                // a tap or an exit is set
+  uint8_t next_tx_class_ = kNumClasses;  // whose lines next_tx_ goes with (kNumClasses: none)
   // Where the peer sent the last frame of this link (its egress port, the
   // class in the low bits: an RxHint packed), for the deep lookahead.
   uintptr_t peer_hint_ = 0;
@@ -261,7 +264,7 @@ class EgressPort final : public sim::EventHandler {
   // processor's adjacent-line prefetch fetches both): the queue, then what
   // a transmission counts.
   struct alignas(128) ClassQueue {
-    Ring<Packet*> q;
+    Ring<QueuedFrame> q;
     int64_t bytes = 0;
     int64_t deficit = 0;
     sim::Time paused_until;

@@ -181,15 +181,18 @@ void Switch::retag(Packet& p) {
   }
 }
 
-void Switch::on_dequeue(PortIndex out, Packet& p) {
-  on_discard(out, p);
-  if (ecn_.at_dequeue()) mark_ecn(port(out), p);
+// From what the queue kept: the packet itself is read only to mark it.
+void Switch::on_dequeue(PortIndex out, const QueuedFrame& f) {
+  release(out, f);
+  if (ecn_.at_dequeue()) mark_ecn(port(out), *f.pkt);
 }
 
 // Buffer release without the dequeue-time ECN judgement: the packet is dropped.
-void Switch::on_discard(PortIndex out, Packet& p) {
-  if (mmu_.release(p.in_port, p.pg, out.value(), p.tc, p.size.count())) {
-    pfc_.send_xon(PortIndex(p.in_port), p.pg);
+void Switch::on_discard(PortIndex out, Packet& p) { release(out, QueuedFrame::of(p)); }
+
+void Switch::release(PortIndex out, const QueuedFrame& f) {
+  if (mmu_.release(f.in_port, f.pg, out.value(), f.tc, f.size)) {
+    pfc_.send_xon(PortIndex(f.in_port), f.pg);
   }
 }
 

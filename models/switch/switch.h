@@ -86,7 +86,7 @@ class Switch final : public Node, private sim::EventHandler {
 
   void receive(Packet& p, PortIndex ingress) override { receive_hinted(p, ingress); }
   RxHint receive_hinted(Packet& p, PortIndex ingress) override;
-  void on_dequeue(PortIndex port, Packet& p) override;
+  void on_dequeue(PortIndex port, const QueuedFrame& f) override;
   void on_discard(PortIndex port, Packet& p) override;
   void on_link_up(PortIndex port) override { pfc_.reassert(port); }
   void report_counters(Recorder& r) const override;
@@ -109,6 +109,8 @@ class Switch final : public Node, private sim::EventHandler {
   RxHint admit(Packet& p, PortIndex ingress, PortIndex out);
   void drop(Packet& p, DropReason why, EgressPort* queue);
   void mark_ecn(EgressPort& port, Packet& p);
+  // The buffer a frame held, from what its queue kept; XON when due.
+  void release(PortIndex out, const QueuedFrame& f);
   void log_violation_once(PortIndex ingress, int pg);
   static uint8_t lossless_mask(const SwitchConfig& cfg);
 

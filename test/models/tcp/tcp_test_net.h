@@ -48,7 +48,8 @@ class TestSwitch final : public Node {
     out.enqueue(p);
     sample(out.index());
   }
-  void on_dequeue(PortIndex port_index, Packet& p) override {
+  void on_dequeue(PortIndex port_index, const QueuedFrame& f) override {
+    const Packet& p = *f.pkt;
     sample(port_index);
     if (p.kind == PacketKind::kTcpData) {
       if (tx_by_flow.size() <= p.flow) tx_by_flow.resize(p.flow + 1);
