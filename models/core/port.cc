@@ -424,7 +424,8 @@ void EgressPort::finalize_counters() {
 
 // Arrival: the packet about to be delivered and the node it goes to.
 // Transmission done: the head entry of the class likely served next and
-// the class's two lines (or the control frame).
+// the class's two lines (or the control frame), and the owner's first line
+// (its dequeue hook is a virtual call).
 void EgressPort::prefetch(uint64_t tag) const {
   if (tag == kArrive) {
     __builtin_prefetch(next_arrival_);
@@ -432,6 +433,7 @@ void EgressPort::prefetch(uint64_t tag) const {
     __builtin_prefetch(&peer_);
   } else if (tag == kTxDone) {
     __builtin_prefetch(next_tx_);
+    __builtin_prefetch(&owner_);
     if (next_tx_class_ < kNumClasses) {
       const char* c = reinterpret_cast<const char*>(&cls_[next_tx_class_]);
       __builtin_prefetch(c);
@@ -450,6 +452,7 @@ void EgressPort::prefetch_deep(uint64_t tag) const {
   // transmission went without their prefetch from 20277ff on.)
   if (tag == kTxDone) {
     __builtin_prefetch(next_tx_);
+    __builtin_prefetch(&owner_);
     if (next_tx_class_ < kNumClasses) {
       const char* c = reinterpret_cast<const char*>(&cls_[next_tx_class_]);
       __builtin_prefetch(c);

@@ -212,10 +212,17 @@ class EgressPort final : public sim::EventHandler {
   void on_tx_done();
   void on_arrive();
   // Onto the wire towards the peer, behind the frames already propagating
-  // (here, on the hot path of every hop, so that it is inlined).
+  // (here, on the hot path of every hop, so that it is inlined). The
+  // arrival timer is armed exactly while frames propagate (on_arrive re-arms
+  // it for the next), so an empty flight_ says it is idle without a read of
+  // its line, cold on a large fabric.
   void propagate(const InFlight& f) {
-    if (!arrive_timer_.armed()) arrive_timer_.arm_at(f.arrival, f.key);
-    if (flight_.empty()) next_arrival_ = f.pkt;
+    XOFF_DCHECK(arrive_timer_.armed() != flight_.empty(),
+                "arrival timer out of step with the frames in flight");
+    if (flight_.empty()) {
+      arrive_timer_.arm_at(f.arrival, f.key);
+      next_arrival_ = f.pkt;
+    }
     flight_.push_back(f);
     next_flight_ = &flight_.front();  // (the push may have moved it)
   }
