@@ -428,17 +428,25 @@ void EgressPort::finalize_counters() {
 // (its dequeue hook is a virtual call).
 void EgressPort::prefetch(uint64_t tag) const {
   if (tag == kArrive) {
-    __builtin_prefetch(next_arrival_);
-    __builtin_prefetch(next_flight_);
-    __builtin_prefetch(&peer_);
+    prefetch_arrival();
   } else if (tag == kTxDone) {
-    __builtin_prefetch(next_tx_);
-    __builtin_prefetch(&owner_);
-    if (next_tx_class_ < kNumClasses) {
-      const char* c = reinterpret_cast<const char*>(&cls_[next_tx_class_]);
-      __builtin_prefetch(c);
-      __builtin_prefetch(c + 64);
-    }
+    prefetch_tx();
+  }
+}
+
+void EgressPort::prefetch_arrival() const {
+  __builtin_prefetch(next_arrival_);
+  __builtin_prefetch(next_flight_);
+  __builtin_prefetch(&peer_);
+}
+
+void EgressPort::prefetch_tx() const {
+  __builtin_prefetch(next_tx_);
+  __builtin_prefetch(&owner_);
+  if (next_tx_class_ < kNumClasses) {
+    const char* c = reinterpret_cast<const char*>(&cls_[next_tx_class_]);
+    __builtin_prefetch(c);
+    __builtin_prefetch(c + 64);
   }
 }
 
@@ -447,23 +455,16 @@ void EgressPort::prefetch(uint64_t tag) const {
 // class: a flow's frames follow one another); at a host, also its second
 // line, its transport's first four and the last frame's flow state.
 void EgressPort::prefetch_deep(uint64_t tag) const {
-  // (Both written out, not through prefetch(): GCC 12 drops the inlined
-  // copy's prefetches here; through it, a large fabric's ends of
-  // transmission went without their prefetch from 20277ff on.)
+  // (Through the non-virtual helpers, not prefetch(tag): GCC 12 emitted no
+  // prefetch for an inlined call of the virtual here, and so from 20277ff
+  // to 6bb0b7b a large fabric's ends of transmission went without theirs.
+  // Check the disassembly when changing this.)
   if (tag == kTxDone) {
-    __builtin_prefetch(next_tx_);
-    __builtin_prefetch(&owner_);
-    if (next_tx_class_ < kNumClasses) {
-      const char* c = reinterpret_cast<const char*>(&cls_[next_tx_class_]);
-      __builtin_prefetch(c);
-      __builtin_prefetch(c + 64);
-    }
+    prefetch_tx();
     return;
   }
   if (tag != kArrive) return;
-  __builtin_prefetch(next_arrival_);
-  __builtin_prefetch(next_flight_);
-  __builtin_prefetch(&peer_);
+  prefetch_arrival();
   if (!flight_.empty()) __builtin_prefetch(&flight_[1]);
   const uintptr_t port_bits = peer_hint_ & ~uintptr_t{kNumClasses - 1};
   if (port_bits != 0) {

@@ -226,6 +226,10 @@ class EgressPort final : public sim::EventHandler {
     flight_.push_back(f);
     next_flight_ = &flight_.front();  // (the push may have moved it)
   }
+  // What an arrival and the end of a transmission read first (prefetch,
+  // prefetch_deep).
+  void prefetch_arrival() const;
+  void prefetch_tx() const;
   void apply_pause(const PendingPause& pp);
   void arm_resume();
   void kick();
