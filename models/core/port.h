@@ -212,10 +212,11 @@ class EgressPort final : public sim::EventHandler {
   void on_tx_done();
   void on_arrive();
   // Onto the wire towards the peer, behind the frames already propagating
-  // (here, on the hot path of every hop, so that it is inlined). The
-  // arrival timer is armed exactly while frames propagate (on_arrive re-arms
-  // it for the next), so an empty flight_ says it is idle without a read of
-  // its line, cold on a large fabric.
+  // (here, on the hot path of every hop, so that it is inlined). Between
+  // events the arrival timer is armed exactly while frames propagate
+  // (on_arrive re-arms it for the next; no node is linked to itself, so no
+  // frame leaves a port inside its own on_arrive), so an empty flight_ says
+  // it is idle without a read of its line, cold on a large fabric.
   void propagate(const InFlight& f) {
     XOFF_DCHECK(arrive_timer_.armed() != flight_.empty(),
                 "arrival timer out of step with the frames in flight");

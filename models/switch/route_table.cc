@@ -41,6 +41,17 @@ void RouteTable::set(uint32_t dst, std::span<const PortIndex> ports) {
   for (PortIndex p : ports) port_bound_ = std::max<uint32_t>(port_bound_, p.value() + 1u);
 }
 
+void RouteTable::swap(RouteTable& o) noexcept {
+  top_.swap(o.top_);
+  entries_.swap(o.entries_);
+  groups_.swap(o.groups_);
+  ports_.swap(o.ports_);
+  std::swap(num_dst_, o.num_dst_);
+  std::swap(port_bound_, o.port_bound_);
+  owned_.swap(o.owned_);
+  index_.swap(o.index_);
+}
+
 void RouteTable::compact() {
   std::vector<uint32_t> entries{0};
   std::unordered_map<uint32_t, uint32_t> uniform{{0u, 0u}};  // group -> its entry

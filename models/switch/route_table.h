@@ -12,8 +12,8 @@
 // 4,096-host spine or leaf keeps well under 1 KB instead of 16 KB of one id
 // per destination, and a packet to a random host reads lines that stay in
 // cache instead of one cold line of a per-destination array (the first
-// miss of every hop on a large fabric, bench/README.md). A lookup is three
-// dependent reads of small arrays, no branch, no allocation.
+// miss of every hop on a large fabric, bench/README.md). A lookup is a bound
+// check and three dependent reads of small arrays, allocating nothing.
 //
 // Built from the topology layer's tables (models/topology/routing.h) by the
 // network builder: set(h, tables.next_hops(node, h)) for every host h, then
@@ -31,6 +31,18 @@ namespace xoff::models {
 
 class RouteTable {
  public:
+  RouteTable() = default;
+  RouteTable(const RouteTable&) = default;
+  RouteTable& operator=(const RouteTable&) = default;
+  // The source is left an empty table (its entry 0 kept), usable again.
+  RouteTable(RouteTable&& o) noexcept { swap(o); }
+  RouteTable& operator=(RouteTable&& o) noexcept {
+    RouteTable t(std::move(o));
+    swap(t);
+    return *this;
+  }
+  void swap(RouteTable& o) noexcept;
+
   // Replaces the group of `dst` (build time and route installs only, never
   // per packet): interns the port list, appending it only if it is new.
   void set(uint32_t dst, std::span<const PortIndex> ports);
@@ -39,8 +51,9 @@ class RouteTable {
     const Group& g = groups_[group_of(dst)];
     return {ports_.data() + g.offset, g.count};
   }
-  // Shares equal blocks and turns uniform ones into one entry; frees what
-  // set() left behind. Lookups are the same before and after.
+  // Shares equal blocks and turns uniform ones into one entry; drops the
+  // blocks set() left behind (groups no destination uses any more stay).
+  // Lookups are the same before and after.
   void compact();
   uint32_t num_destinations() const { return num_dst_; }
   uint32_t num_groups() const { return static_cast<uint32_t>(groups_.size()); }

@@ -38,18 +38,27 @@ TEST(RouteTable, LookupsMatchAPlainMapThroughCompactionAndLaterWrites) {
     const uint32_t n = 1 + static_cast<uint32_t>(rng.next_u64() % 700);
     std::vector<uint64_t> want(n, 0);
     RouteTable t;
-    // Runs of one group (as hosts numbered leaf by leaf give) and lone ones,
-    // written in a shuffled order, some destinations never written.
-    const uint64_t run = 1 + rng.next_u64() % 80;
+    // Odd rounds: runs of one group (as hosts numbered leaf by leaf give)
+    // and lone routes. Even rounds: whole blocks of one group, repeating
+    // (uniform blocks that share an entry), and every fourth block the same
+    // mix of two groups (mixed blocks that share a copy). Written in a
+    // shuffled order; some destinations without a route are never written.
+    const bool blocky = round % 2 == 0;
+    const uint64_t run = blocky ? 32 * (1 + rng.next_u64() % 3) : 1 + rng.next_u64() % 80;
     for (uint32_t d = 0; d < n; ++d) {
-      if (rng.next_u64() % 10 == 0) continue;
-      want[d] = rng.next_u64() % 3 == 0 ? rng.next_u64() % 64 : 4 * (d / run) + 1;
+      if (blocky) {
+        want[d] = (d / 32) % 4 == 0 ? 4 * (d % 2) + 1 : 4 * ((d / run) % 3) + 1;
+      } else if (rng.next_u64() % 10 != 0) {
+        want[d] = rng.next_u64() % 3 == 0 ? rng.next_u64() % 64 : 4 * (d / run) + 1;
+      }
     }
-    want[n - 1] = 5;  // the last destination has a route: num_destinations() == n
+    want[n - 1] = 5;  // so that the table spans exactly n destinations
     std::vector<uint32_t> order(n);
     for (uint32_t d = 0; d < n; ++d) order[d] = d;
     for (uint32_t i = n; i > 1; --i) std::swap(order[i - 1], order[rng.next_u64() % i]);
-    for (uint32_t d : order) t.set(d, ports_of(want[d]));
+    for (uint32_t d : order) {
+      if (want[d] != 0 || rng.next_u64() % 2 == 0) t.set(d, ports_of(want[d]));
+    }
     expect_same(t, want, "before compact");
     t.compact();
     expect_same(t, want, "after compact");
@@ -62,6 +71,44 @@ TEST(RouteTable, LookupsMatchAPlainMapThroughCompactionAndLaterWrites) {
     t.compact();
     expect_same(t, want, "compacted twice");
   }
+}
+
+// A write after compact() into a block that shares its storage changes that
+// destination only: blocks 0 and 1 (hosts 0 - 63 on ports 0, 1, 0, 1, ...)
+// share one mixed copy, blocks 2 and 3 (hosts 64 - 127 on port 7) one
+// uniform entry.
+TEST(RouteTable, AWriteIntoASharedBlockAfterCompactChangesOneDestination) {
+  RouteTable t;
+  for (uint32_t h = 0; h < 128; ++h) {
+    t.set(h, std::vector{PortIndex(static_cast<uint16_t>(h < 64 ? h % 2 : 7))});
+  }
+  t.compact();
+  EXPECT_EQ(t.stored_entries(), 1u + 32u + 1u);  // entry 0, the shared copy, port 7's entry
+  t.set(0, std::vector{PortIndex(9)});
+  t.set(64, std::vector{PortIndex(9)});
+  EXPECT_EQ(t.lookup(0)[0], PortIndex(9));
+  EXPECT_EQ(t.lookup(1)[0], PortIndex(1));
+  EXPECT_EQ(t.lookup(32)[0], PortIndex(0));  // block 1 kept the shared copy
+  EXPECT_EQ(t.lookup(64)[0], PortIndex(9));
+  EXPECT_EQ(t.lookup(65)[0], PortIndex(7));
+  EXPECT_EQ(t.lookup(96)[0], PortIndex(7));  // block 3 kept the uniform entry
+}
+
+// A table moved from is empty and usable, as a vector moved from is.
+TEST(RouteTable, ATableMovedFromIsEmpty) {
+  RouteTable a;
+  for (uint32_t h = 0; h < 40; ++h) a.set(h, std::vector{PortIndex(3)});
+  a.compact();
+  RouteTable b = std::move(a);
+  EXPECT_EQ(b.lookup(39)[0], PortIndex(3));
+  EXPECT_EQ(a.num_destinations(), 0u);  // NOLINT(bugprone-use-after-move): the point
+  EXPECT_TRUE(a.lookup(5).empty());
+  a.set(5, std::vector{PortIndex(1)});
+  EXPECT_EQ(a.lookup(5)[0], PortIndex(1));
+  RouteTable c;
+  c = std::move(b);
+  EXPECT_EQ(c.lookup(0)[0], PortIndex(3));
+  EXPECT_TRUE(b.lookup(0).empty());  // NOLINT(bugprone-use-after-move)
 }
 
 TEST(RouteTable, CompactStoresOneEntryPerUniformGroupAndOneCopyPerMixedBlock) {
