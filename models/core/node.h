@@ -50,9 +50,9 @@ class Node {
   // node still holding a priority group in XOFF for it pauses the peer again
   // now. Default: nothing.
   virtual void on_link_up(PortIndex port) { (void)port; }
-  // `p` is removed from a queue of `port` without being sent (link down,
+  // `f.pkt` is removed from a queue of `port` without being sent (link down,
   // watchdog drop); it is dropped right after. Default: as for a dequeue.
-  virtual void on_discard(PortIndex port, Packet& p) { on_dequeue(port, QueuedFrame::of(p)); }
+  virtual void on_discard(PortIndex port, const QueuedFrame& f) { on_dequeue(port, f); }
   // Packets the node itself holds between events (beyond its ports' queues),
   // for the conservation check: a slow receiver's buffer.
   virtual int64_t held_bytes() const { return 0; }

@@ -72,6 +72,7 @@ struct alignas(64) Packet {
   bool cwr = false;                        // TCP Congestion Window Reduced (the sender cut for ECE)
 };
 static_assert(sizeof(Packet) == 128, "Packet must stay small: it is copied through pools");
+static_assert(offsetof(Packet, last) < 64, "what a hop reads must stay in the first line");
 
 // A frame as a class queue keeps it: the packet, and what serving it reads
 // (its size, for the scheduler and the wire; where the switch charged it),
@@ -89,6 +90,5 @@ struct QueuedFrame {
   }
 };
 static_assert(sizeof(QueuedFrame) == 16, "four queue entries to a line");
-static_assert(offsetof(Packet, last) < 64, "what a hop reads must stay in the first line");
 
 }  // namespace xoff::models

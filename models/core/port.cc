@@ -370,12 +370,12 @@ int64_t EgressPort::flush_class(int tc, DropReason why) {
   cls_[tc].deficit = 0;
   nonempty_ &= ~(1u << tc);
   while (!cls_[tc].q.empty()) {
-    Packet* p = cls_[tc].q.pop_front().pkt;
-    bytes += p->size.count();
-    cls_[tc].bytes -= p->size.count();
+    const QueuedFrame f = cls_[tc].q.pop_front();
+    bytes += f.size;
+    cls_[tc].bytes -= f.size;
     ++counters_.dropped[tc];
-    owner_.on_discard(index_, *p);  // releases buffer accounting; not transmitted
-    net_.drop(*p, why, owner_);
+    owner_.on_discard(index_, f);  // releases buffer accounting; not transmitted
+    net_.drop(*f.pkt, why, owner_);
   }
   return bytes;
 }

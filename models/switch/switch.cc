@@ -188,7 +188,7 @@ void Switch::on_dequeue(PortIndex out, const QueuedFrame& f) {
 }
 
 // Buffer release without the dequeue-time ECN judgement: the packet is dropped.
-void Switch::on_discard(PortIndex out, Packet& p) { release(out, QueuedFrame::of(p)); }
+void Switch::on_discard(PortIndex out, const QueuedFrame& f) { release(out, f); }
 
 void Switch::release(PortIndex out, const QueuedFrame& f) {
   if (mmu_.release(f.in_port, f.pg, out.value(), f.tc, f.size)) {

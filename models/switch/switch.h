@@ -87,7 +87,7 @@ class Switch final : public Node, private sim::EventHandler {
   void receive(Packet& p, PortIndex ingress) override { receive_hinted(p, ingress); }
   RxHint receive_hinted(Packet& p, PortIndex ingress) override;
   void on_dequeue(PortIndex port, const QueuedFrame& f) override;
-  void on_discard(PortIndex port, Packet& p) override;
+  void on_discard(PortIndex port, const QueuedFrame& f) override;
   void on_link_up(PortIndex port) override { pfc_.reassert(port); }
   void report_counters(Recorder& r) const override;
 
