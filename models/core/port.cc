@@ -213,9 +213,9 @@ void EgressPort::start_tx(const QueuedFrame& f, bool control) {
   // its event is scheduled now (the link was empty) or when the frame ahead
   // of it arrives: so the receiving side can schedule it with the same key
   // when it runs in another process.
-  const InFlight wire{busy_until_ + delay_, &p, sim_.reserve_key()};
+  const InFlight wire = in_flight(busy_until_ + delay_, p, sim_.reserve_key(), f.size);
   if (diverted_ && exit_ != nullptr) [[unlikely]] {
-    exit_->frame_left(*this, p, wire.arrival, wire.key);
+    exit_->frame_left(*this, p, wire.arrival, wire.key());
   } else {
     propagate(wire);
   }
@@ -231,15 +231,20 @@ void EgressPort::on_tx_done() {
 void EgressPort::on_arrive() {
   // Several arrivals can share one instant; deliver all due now, in order.
   while (!flight_.empty() && flight_.front().arrival <= sim_.now()) {
-    Packet* p = flight_.pop_front().pkt;
-    const RxHint h = peer_.receive_hinted(*p, peer_port_);
-    peer_hint_ = reinterpret_cast<uintptr_t>(h.port) | static_cast<uintptr_t>(h.tc);
+    const InFlight f = flight_.pop_front();
+    const RxHint h = peer_.receive_hinted(*f.pkt, peer_port_);
+    peer_hint_[f.slot] = reinterpret_cast<uintptr_t>(h.port) | static_cast<uintptr_t>(h.tc);
     peer_object_ = h.object;
     peer_state_ = h.state;
   }
-  next_arrival_ = flight_.empty() ? nullptr : flight_.front().pkt;
-  next_flight_ = flight_.empty() ? nullptr : &flight_.front();
-  if (!flight_.empty()) arrive_timer_.arm_at(flight_.front().arrival, flight_.front().key);
+  if (flight_.empty()) {
+    next_arrival_ = nullptr;
+    return;
+  }
+  const InFlight& next = flight_.front();
+  next_arrival_ = next.pkt;
+  next_slot_ = next.slot;
+  arrive_timer_.arm_at(next.arrival, next.key());
 }
 
 void EgressPort::inject_arrival(Packet& p, sim::Time arrival, sim::EventKey key) {
@@ -249,7 +254,7 @@ void EgressPort::inject_arrival(Packet& p, sim::Time arrival, sim::EventKey key)
     net_.drop(p, DropReason::kLinkDown, owner_);
     return;
   }
-  propagate(InFlight{arrival, &p, key});
+  propagate(in_flight(arrival, p, key, static_cast<int32_t>(p.size.count())));
 }
 
 void EgressPort::receive_pause(const Packet& pause) {
@@ -384,7 +389,6 @@ void EgressPort::drop_all_in_flight() {
   while (!flight_.empty()) net_.drop(*flight_.pop_front().pkt, DropReason::kLinkDown, owner_);
   arrive_timer_.cancel();
   next_arrival_ = nullptr;
-  next_flight_ = nullptr;
   // A frame cut mid-transmission still holds the wire until its last bit
   // would have left (busy_until_ stays).
 }
@@ -436,7 +440,7 @@ void EgressPort::prefetch(uint64_t tag) const {
 
 void EgressPort::prefetch_arrival() const {
   __builtin_prefetch(next_arrival_);
-  __builtin_prefetch(next_flight_);
+  if (!flight_.empty()) __builtin_prefetch(&flight_.front());
   __builtin_prefetch(&peer_);
 }
 
@@ -466,10 +470,11 @@ void EgressPort::prefetch_deep(uint64_t tag) const {
   if (tag != kArrive) return;
   prefetch_arrival();
   if (!flight_.empty()) __builtin_prefetch(&flight_[1]);
-  const uintptr_t port_bits = peer_hint_ & ~uintptr_t{kNumClasses - 1};
+  const uintptr_t hint = peer_hint_[next_slot_];
+  const uintptr_t port_bits = hint & ~uintptr_t{kNumClasses - 1};
   if (port_bits != 0) {
     reinterpret_cast<const EgressPort*>(port_bits)->prefetch_enqueue(
-        static_cast<int>(peer_hint_ & (kNumClasses - 1)));
+        static_cast<int>(hint & (kNumClasses - 1)));
   }
   if (peer_object_ != nullptr) {  // a host's transport and flow state
     const auto obj = reinterpret_cast<uintptr_t>(peer_object_);
