@@ -120,6 +120,7 @@ void Network::check_conservation() const {
   int64_t held_bytes = 0;
   size_t held_packets = 0;
   for (const auto& n : nodes_) {
+    n->check_accounting();
     held_bytes += n->held_bytes();
     held_packets += n->held_packets();
     for (size_t i = 0; i < n->num_ports(); ++i) {

@@ -57,6 +57,9 @@ class Node {
   // for the conservation check: a slow receiver's buffer.
   virtual int64_t held_bytes() const { return 0; }
   virtual size_t held_packets() const { return 0; }
+  // The node's own accounting against its ports' queues (aborts when they
+  // disagree), run with the conservation check. Default: nothing.
+  virtual void check_accounting() const {}
   // End of run: node-level counters beyond the ports' (a switch's buffer peaks).
   virtual void report_counters(Recorder& r) const { (void)r; }
 

@@ -10,7 +10,6 @@ namespace xoff::models {
 void Mmu::add_port() {
   XOFF_CHECK(empty(), "MMU: ports must be wired before traffic");
   pgs_.resize(pgs_.size() + kNumClasses);
-  egress_.resize(egress_.size() + kNumClasses);
   port_lossless_.push_back(0xff);
   for (int pg = 0; pg < kNumClasses; ++pg) {
     PgState& s = pgs_[pgs_.size() - kNumClasses + static_cast<size_t>(pg)];
@@ -75,16 +74,15 @@ bool Mmu::headroom_fits(const PgState& s, int64_t bytes) const {
   return !pooled_headroom_ || totals_.headroom + bytes <= headroom_pool_;
 }
 
-Mmu::Admission Mmu::admit(size_t in, int pg, size_t out, int tc, int64_t bytes) {
+Mmu::Admission Mmu::admit(size_t in, int pg, int tc, int64_t bytes, int64_t queued) {
   PgState& s = pgs_[in * kNumClasses + pg];
   Admission a;
   if (lossless(in, pg)) {
     a = admit_lossless(s, pg, bytes);
   } else {
-    a.verdict = admit_lossy(s, pg, out, tc, bytes);
+    a.verdict = admit_lossy(s, pg, tc, bytes, queued);
   }
   if (a.verdict == Verdict::kAdmit) {
-    egress_[out * kNumClasses + tc] += bytes;
     totals_.egress += bytes;
   } else {
     ++s.drops;
@@ -115,7 +113,7 @@ Mmu::Admission Mmu::admit_lossless(PgState& s, int pg, int64_t bytes) {
   return a;
 }
 
-Mmu::Verdict Mmu::admit_lossy(PgState& s, int pg, size_t out, int tc, int64_t bytes) {
+Mmu::Verdict Mmu::admit_lossy(PgState& s, int pg, int tc, int64_t bytes, int64_t queued) {
   int64_t* field = &s.reserved;
   int64_t* total = &totals_.reserved;
   if (s.reserved + bytes > cfg_.pg[pg].reserved.count()) {
@@ -123,7 +121,7 @@ Mmu::Verdict Mmu::admit_lossy(PgState& s, int pg, size_t out, int tc, int64_t by
     field = &s.shared;
     total = &totals_.shared;
   }
-  if (egress_[out * kNumClasses + tc] >= egress_threshold(tc)) return Verdict::kLossyEgress;
+  if (queued >= egress_threshold(tc)) return Verdict::kLossyEgress;
   charge(s, field, total, bytes);
   return Verdict::kAdmit;
 }
@@ -143,7 +141,7 @@ void Mmu::charge(PgState& s, int64_t* field, int64_t* total, int64_t bytes) {
       std::max(totals_.peak_total, totals_.reserved + totals_.shared + totals_.headroom);
 }
 
-bool Mmu::release(size_t in, int pg, size_t out, int tc, int64_t bytes) {
+bool Mmu::release(size_t in, int pg, int64_t bytes) {
   PgState& s = pgs_[in * kNumClasses + pg];
   int64_t left = bytes;
   for (auto [field, total] :
@@ -155,10 +153,7 @@ bool Mmu::release(size_t in, int pg, size_t out, int tc, int64_t bytes) {
     left -= take;
   }
   XOFF_CHECK(left == 0, "MMU: released more bytes than the PG holds");
-  int64_t& q = egress_[out * kNumClasses + tc];
-  q -= bytes;
   totals_.egress -= bytes;
-  XOFF_CHECK(q >= 0, "MMU: negative egress queue bytes");
   check();
   return try_xon(in, pg);
 }

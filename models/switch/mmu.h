@@ -26,6 +26,9 @@
 // Egress accounting per (port, queue), every data packet: a lossy queue at or
 // above alpha_e x (shared pool free) drops arrivals (lossy_egress); lossless
 // queues are never dropped at egress (802.1Qbb relies on the ingress side).
+// A queue's bytes are its port's own count (EgressPort::queued_bytes), given
+// to admit(): the MMU keeps only their sum (MmuTotals::egress), which the
+// switch checks against its ports' queues (Switch::check_accounting).
 //
 // Release is by counts, not per-packet records: a dequeued packet frees its
 // bytes from the PG's headroom first, then shared, then reserved (the reverse of
@@ -33,7 +36,8 @@
 // its ingress port and PG (Packet::in_port, Packet::pg).
 //
 // Invariants, checked on every charge and release (always on): no counter is
-// negative; reserved + shared + headroom <= B; egress bytes == ingress bytes.
+// negative; reserved + shared + headroom <= B; egress bytes == ingress bytes
+// (in sum).
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -60,7 +64,8 @@ struct MmuTotals {
   int64_t reserved = 0;  // sum over PGs
   int64_t shared = 0;
   int64_t headroom = 0;
-  int64_t egress = 0;  // sum over egress queues (== reserved + shared + headroom)
+  int64_t egress = 0;  // bytes admitted to egress queues and not yet released
+                       // (== reserved + shared + headroom)
   int64_t peak_shared = 0;
   int64_t peak_headroom = 0;
   int64_t peak_total = 0;
@@ -94,11 +99,12 @@ class Mmu {
   }
   size_t num_ports() const { return pgs_.size() / kNumClasses; }
 
-  // Ingress and egress admission of `bytes` from (in, pg) to (out, tc); charges
-  // them when admitted.
-  Admission admit(size_t in, int pg, size_t out, int tc, int64_t bytes);
-  // The packet left queue (out, tc). Returns true when (in, pg) just left XOFF.
-  bool release(size_t in, int pg, size_t out, int tc, int64_t bytes);
+  // Ingress and egress admission of `bytes` from (in, pg) to an egress queue
+  // of class tc that holds `queued` bytes now; charges them when admitted.
+  Admission admit(size_t in, int pg, int tc, int64_t bytes, int64_t queued);
+  // A packet charged to (in, pg) left its egress queue. Returns true when
+  // (in, pg) just left XOFF.
+  bool release(size_t in, int pg, int64_t bytes);
   // Re-evaluates XON for (in, pg) (thresholds move as other PGs drain). Returns
   // true when it just left XOFF.
   bool try_xon(size_t in, int pg);
@@ -106,7 +112,6 @@ class Mmu {
   int64_t ingress_threshold(int pg) const;  // shared bytes a (port, pg) may hold now
   int64_t egress_threshold(int tc) const;   // bytes a lossy (port, tc) queue may hold now
   const PgState& pg(size_t port, int pg) const { return pgs_[port * kNumClasses + pg]; }
-  int64_t egress_bytes(size_t port, int tc) const { return egress_[port * kNumClasses + tc]; }
   const MmuTotals& totals() const { return totals_; }
   int64_t shared_pool() const { return shared_pool_; }
   int64_t headroom_pool() const { return headroom_pool_; }
@@ -132,14 +137,13 @@ class Mmu {
   // Headroom partition and shared pool from headroom_sum_ and the reserves.
   void repartition();
   Admission admit_lossless(PgState& s, int pg, int64_t bytes);
-  Verdict admit_lossy(PgState& s, int pg, size_t out, int tc, int64_t bytes);
+  Verdict admit_lossy(PgState& s, int pg, int tc, int64_t bytes, int64_t queued);
   bool xon_condition(const PgState& s, int pg) const;
   void charge(PgState& s, int64_t* field, int64_t* total, int64_t bytes);
   [[noreturn]] void fail_check() const;  // names the broken invariant, aborts
 
   MmuConfig cfg_;
   std::vector<PgState> pgs_;            // [port * 8 + pg]
-  std::vector<int64_t> egress_;         // [port * 8 + tc]
   std::vector<uint8_t> port_lossless_;  // [port]: PG bits, see set_port_lossless
   MmuTotals totals_;
   int64_t shared_pool_ = 0;

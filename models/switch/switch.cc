@@ -1,6 +1,7 @@
 #include "models/switch/switch.h"
 
 #include <algorithm>
+#include <string>
 
 #include "models/core/host.h"
 #include "sim/check.h"
@@ -145,7 +146,8 @@ RxHint Switch::admit(Packet& p, PortIndex ingress, PortIndex out) {
     q.enqueue(p);
     return RxHint{&q, tc};
   }
-  const Mmu::Admission a = mmu_.admit(ingress.value(), p.pg, out.value(), p.tc, p.size.count());
+  const Mmu::Admission a =
+      mmu_.admit(ingress.value(), p.pg, p.tc, p.size.count(), q.queued_bytes(p.tc));
   if (a.send_xoff) pfc_.send_xoff(ingress, p.pg);
   switch (a.verdict) {
     case Mmu::Verdict::kAdmit:
@@ -183,15 +185,26 @@ void Switch::retag(Packet& p) {
 
 // From what the queue kept: the packet itself is read only to mark it.
 void Switch::on_dequeue(PortIndex out, const QueuedFrame& f) {
-  release(out, f);
+  release(f);
   if (ecn_.at_dequeue()) mark_ecn(port(out), *f.pkt);
 }
 
 // Buffer release without the dequeue-time ECN judgement: the packet is dropped.
-void Switch::on_discard(PortIndex out, const QueuedFrame& f) { release(out, f); }
+void Switch::on_discard(PortIndex, const QueuedFrame& f) { release(f); }
 
-void Switch::release(PortIndex out, const QueuedFrame& f) {
-  if (mmu_.release(f.in_port, f.pg, out.value(), f.tc, f.size)) {
+void Switch::check_accounting() const {
+  int64_t queued = 0;
+  for (size_t i = 0; i < num_ports(); ++i) {
+    const EgressPort& q = port(PortIndex(static_cast<uint16_t>(i)));
+    for (int tc = 0; tc < kNumClasses; ++tc) queued += q.queued_bytes(tc);
+  }
+  XOFF_CHECK(queued == mmu_.totals().egress,
+             name() + ": ports queue " + std::to_string(queued) + " B but the MMU holds " +
+                 std::to_string(mmu_.totals().egress) + " B for them");
+}
+
+void Switch::release(const QueuedFrame& f) {
+  if (mmu_.release(f.in_port, f.pg, f.size)) {
     pfc_.send_xon(PortIndex(f.in_port), f.pg);
   }
 }

@@ -88,6 +88,8 @@ class Switch final : public Node, private sim::EventHandler {
   RxHint receive_hinted(Packet& p, PortIndex ingress) override;
   void on_dequeue(PortIndex port, const QueuedFrame& f) override;
   void on_discard(PortIndex port, const QueuedFrame& f) override;
+  // The MMU's egress sum equals the bytes in its ports' class queues.
+  void check_accounting() const override;
   void on_link_up(PortIndex port) override { pfc_.reassert(port); }
   void report_counters(Recorder& r) const override;
 
@@ -110,7 +112,7 @@ class Switch final : public Node, private sim::EventHandler {
   void drop(Packet& p, DropReason why, EgressPort* queue);
   void mark_ecn(EgressPort& port, Packet& p);
   // The buffer a frame held, from what its queue kept; XON when due.
-  void release(PortIndex out, const QueuedFrame& f);
+  void release(const QueuedFrame& f);
   void log_violation_once(PortIndex ingress, int pg);
   static uint8_t lossless_mask(const SwitchConfig& cfg);
 
