@@ -236,6 +236,7 @@ void EgressPort::on_arrive() {
     peer_hint_[f.slot] = reinterpret_cast<uintptr_t>(h.port) | static_cast<uintptr_t>(h.tc);
     peer_object_ = h.object;
     peer_state_ = h.state;
+    peer_host_ = h.host;
   }
   if (flight_.empty()) {
     next_arrival_ = nullptr;
@@ -455,9 +456,10 @@ void EgressPort::prefetch_tx() const {
 }
 
 // Deep: also the next head of flight_ (read once this one is delivered) and
-// where the peer sent the last frame of this link (its egress port and
-// class: a flow's frames follow one another); at a host, also its second
-// line, its transport's first four and the last frame's flow state.
+// where the peer sent the last frame of this link of the same hint slot (its
+// egress port and class: a flow's frames follow one another); at a switch,
+// also the ingress PG's MMU lines; at a host, its second line, its
+// transport's first four and the last frame's flow state.
 void EgressPort::prefetch_deep(uint64_t tag) const {
   // (Through the non-virtual helpers, not prefetch(tag): GCC 12 emitted no
   // prefetch for an inlined call of the virtual here, and so from 20277ff
@@ -476,12 +478,13 @@ void EgressPort::prefetch_deep(uint64_t tag) const {
     reinterpret_cast<const EgressPort*>(port_bits)->prefetch_enqueue(
         static_cast<int>(hint & (kNumClasses - 1)));
   }
-  if (peer_object_ != nullptr) {  // a host's transport and flow state
+  if (peer_object_ != nullptr) {  // a host's transport and flow state, or a switch's PG
     const auto obj = reinterpret_cast<uintptr_t>(peer_object_);
     const auto state = reinterpret_cast<uintptr_t>(peer_state_);
     __builtin_prefetch(reinterpret_cast<const char*>(&peer_) + 64);
     __builtin_prefetch(reinterpret_cast<const void*>(obj));
     __builtin_prefetch(reinterpret_cast<const void*>(obj + 64));
+    if (!peer_host_) return;
     __builtin_prefetch(reinterpret_cast<const void*>(obj + 128));
     __builtin_prefetch(reinterpret_cast<const void*>(obj + 192));
     if (state != 0) {  // (none when an ACK finished its flow)

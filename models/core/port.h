@@ -39,15 +39,18 @@ class Network;
 class Node;
 class EgressPort;
 
-// See Node::receive_hinted. A switch names the egress port and class; a host
-// names its NIC port and the class of its reply, and where its transport
-// keeps what the frame touched: the transport object (its first four lines)
-// and the flow's state (two lines: a QP spans several).
+// See Node::receive_hinted. A switch names the egress port and class, and
+// as `object` its MMU's state of the ingress PG (two lines: a PgState may
+// straddle them; host = false); a host names its NIC port and the class of
+// its reply, and where its transport keeps what the frame touched: the
+// transport object (its first four lines) and the flow's state (two lines:
+// a QP spans several).
 struct RxHint {
   const EgressPort* port = nullptr;
   int tc = 0;
   const void* object = nullptr;
   const void* state = nullptr;
+  bool host = true;
 };
 
 struct SchedulerConfig {
@@ -276,6 +279,7 @@ class EgressPort final : public sim::EventHandler {
   bool diverted_ = false;                // a tap or an exit is set
   uint8_t next_tx_class_ = kNumClasses;  // whose lines next_tx_ goes with (kNumClasses: none)
   uint8_t next_slot_ = 0;                // hint slot of the frame at the head of flight_
+  bool peer_host_ = true;                // RxHint::host of the last frame
   // Where the peer sent the last frame of this link of each hint slot (its
   // egress port, the class in the low bits: an RxHint packed), for the deep
   // lookahead.

@@ -166,7 +166,7 @@ RxHint Switch::admit(Packet& p, PortIndex ingress, PortIndex out) {
   if (!ecn_.at_dequeue()) mark_ecn(q, p);
   ++counters_.forwarded;
   q.enqueue(p);
-  return RxHint{&q, tc};
+  return RxHint{&q, tc, &mmu_.pg(ingress.value(), p.pg), nullptr, false};
 }
 
 // The ingress PG stays the one the packet arrived in (p.pg); only its egress
