@@ -22,7 +22,7 @@ uint32_t RouteTable::intern(std::span<const PortIndex> ports) {
 }
 
 void RouteTable::set(uint32_t dst, std::span<const PortIndex> ports) {
-  const uint32_t group = intern(ports);
+  const Group group = groups_[intern(ports)];
   const uint32_t b = dst >> kBlockBits;
   if (b >= top_.size()) {
     top_.resize(b + 1, 0);  // uniform, the empty group
@@ -53,21 +53,22 @@ void RouteTable::swap(RouteTable& o) noexcept {
 }
 
 void RouteTable::compact() {
-  std::vector<uint32_t> entries{0};
-  std::unordered_map<uint32_t, uint32_t> uniform{{0u, 0u}};  // group -> its entry
-  std::unordered_map<std::string, uint32_t> mixed;           // 32 ids -> first entry
-  std::array<uint32_t, kBlock> ids{};
+  std::vector<Group> entries{Group{}};
+  std::unordered_map<uint64_t, uint32_t> uniform{{Group{}.key(), 0u}};  // group -> its entry
+  std::unordered_map<std::string, uint32_t> mixed;  // a block's 32 groups -> first entry
+  std::array<Group, kBlock> block{};
   for (uint32_t b = 0; b < top_.size(); ++b) {
-    for (uint32_t i = 0; i < kBlock; ++i) ids[i] = group_of((b << kBlockBits) + i);
-    if (std::all_of(ids.begin(), ids.end(), [&](uint32_t g) { return g == ids[0]; })) {
-      const auto [it, added] = uniform.try_emplace(ids[0], static_cast<uint32_t>(entries.size()));
-      if (added) entries.push_back(ids[0]);
+    for (uint32_t i = 0; i < kBlock; ++i) block[i] = group_of((b << kBlockBits) + i);
+    if (std::all_of(block.begin(), block.end(), [&](const Group& g) { return g == block[0]; })) {
+      const auto [it, added] =
+          uniform.try_emplace(block[0].key(), static_cast<uint32_t>(entries.size()));
+      if (added) entries.push_back(block[0]);
       top_[b] = it->second << 1;
     } else {
-      std::string key(reinterpret_cast<const char*>(ids.data()), sizeof ids);
+      std::string key(reinterpret_cast<const char*>(block.data()), sizeof block);
       const auto [it, added] =
           mixed.try_emplace(std::move(key), static_cast<uint32_t>(entries.size()));
-      if (added) entries.insert(entries.end(), ids.begin(), ids.end());
+      if (added) entries.insert(entries.end(), block.begin(), block.end());
       top_[b] = it->second << 1 | 1u;
     }
     owned_[b] = false;  // shared now: the next set() of this block copies it

@@ -12,8 +12,10 @@
 // 4,096-host spine or leaf keeps well under 1 KB instead of 16 KB of one id
 // per destination, and a packet to a random host reads lines that stay in
 // cache instead of one cold line of a per-destination array (the first
-// miss of every hop on a large fabric, bench/README.md). A lookup is a bound
-// check and three dependent reads of small arrays, allocating nothing.
+// miss of every hop on a large fabric, bench/README.md). The entries hold the
+// group itself (where its ports start, how many), not its id: a lookup is a
+// bound check and two dependent reads of small arrays before the ports,
+// allocating nothing.
 //
 // Built from the topology layer's tables (models/topology/routing.h) by the
 // network builder: set(h, tables.next_hops(node, h)) for every host h, then
@@ -48,7 +50,7 @@ class RouteTable {
   void set(uint32_t dst, std::span<const PortIndex> ports);
   std::span<const PortIndex> lookup(uint32_t dst) const {
     if (dst >= num_dst_) return {};
-    const Group& g = groups_[group_of(dst)];
+    const Group g = group_of(dst);
     return {ports_.data() + g.offset, g.count};
   }
   // Shares equal blocks and turns uniform ones into one entry; drops the
@@ -63,25 +65,27 @@ class RouteTable {
   uint32_t port_bound() const { return port_bound_; }
 
  private:
-  struct Group {
+  struct Group {  // ports_[offset, offset + count); interned, so equal lists are equal groups
     uint32_t offset = 0;
     uint32_t count = 0;
+    bool operator==(const Group&) const = default;
+    uint64_t key() const { return uint64_t{offset} << 32 | count; }
   };
   static constexpr uint32_t kBlockBits = 5;
   static constexpr uint32_t kBlock = 1u << kBlockBits;
   uint32_t intern(std::span<const PortIndex> ports);
-  // top_[dst >> 5] is (offset << 1) | mixed: a mixed block's 32 ids start at
-  // entries_[offset]; a uniform block's one id is entries_[offset].
-  uint32_t group_of(uint32_t dst) const {
+  // top_[dst >> 5] is (offset << 1) | mixed: a mixed block's 32 groups start
+  // at entries_[offset]; a uniform block's one group is entries_[offset].
+  Group group_of(uint32_t dst) const {
     const uint32_t e = top_[dst >> kBlockBits];
     const uint32_t in_block = dst & (kBlock - 1) & (0u - (e & 1u));
     return entries_[(e >> 1) + in_block];
   }
   std::vector<uint32_t> top_;
-  std::vector<uint32_t> entries_{0};  // entries_[0]: the empty group, uniform
-  std::vector<bool> owned_;           // per block: its mixed entries are its own (writable)
+  std::vector<Group> entries_{Group{}};  // entries_[0]: the empty group, uniform
+  std::vector<bool> owned_;              // per block: its mixed entries are its own (writable)
   uint32_t num_dst_ = 0;
-  std::vector<Group> groups_{Group{}};  // group 0 is the empty group
+  std::vector<Group> groups_{Group{}};  // by id (intern's); id 0 is the empty group
   std::vector<PortIndex> ports_;
   std::unordered_map<std::string, uint32_t> index_;  // group bytes -> id
   uint32_t port_bound_ = 0;
