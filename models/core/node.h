@@ -24,9 +24,10 @@ class Node {
   virtual void receive(Packet& p, PortIndex ingress) = 0;
   // The same, also naming what handling the next frame on this link will
   // likely touch first: the egress port and class this one went to (a flow's
-  // frames follow one another). The link keeps it and prefetches it one
-  // event ahead of that frame's arrival. A hint only: a wrong one costs a
-  // useless prefetch. Default: receive() and no hint.
+  // frames follow one another), and the node's own state it touched (RxHint).
+  // The link keeps it and prefetches it one event ahead of that frame's
+  // arrival. A hint only: a wrong one costs a useless prefetch. Default:
+  // receive() and no hint.
   virtual RxHint receive_hinted(Packet& p, PortIndex ingress) {
     receive(p, ingress);
     return {};

@@ -233,6 +233,7 @@ void EgressPort::on_arrive() {
   while (!flight_.empty() && flight_.front().arrival <= sim_.now()) {
     const InFlight f = flight_.pop_front();
     const RxHint h = peer_.receive_hinted(*f.pkt, peer_port_);
+    if (h.port == nullptr) continue;  // (a PAUSE, a drop: no hint, keep the last)
     peer_hint_[f.slot] = reinterpret_cast<uintptr_t>(h.port) | static_cast<uintptr_t>(h.tc);
     peer_object_ = h.object;
     peer_state_ = h.state;
@@ -379,6 +380,7 @@ int64_t EgressPort::flush_class(int tc, DropReason why) {
     const QueuedFrame f = cls_[tc].q.pop_front();
     bytes += f.size;
     cls_[tc].bytes -= f.size;
+    XOFF_CHECK(cls_[tc].bytes >= 0, "negative queue bytes");
     ++counters_.dropped[tc];
     owner_.on_discard(index_, f);  // releases buffer accounting; not transmitted
     net_.drop(*f.pkt, why, owner_);

@@ -165,8 +165,11 @@ RxHint Switch::admit(Packet& p, PortIndex ingress, PortIndex out) {
   }
   if (!ecn_.at_dequeue()) mark_ecn(q, p);
   ++counters_.forwarded;
+  // (Before the enqueue, as tc: a frame sent at once towards another part's
+  // node leaves this process, and its packet is released, inside it.)
+  const PgState* pg = &mmu_.pg(ingress.value(), p.pg);
   q.enqueue(p);
-  return RxHint{&q, tc, &mmu_.pg(ingress.value(), p.pg), nullptr, false};
+  return RxHint{&q, tc, pg, nullptr, false};
 }
 
 // The ingress PG stays the one the packet arrived in (p.pg); only its egress

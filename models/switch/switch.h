@@ -107,7 +107,8 @@ class Switch final : public Node, private sim::EventHandler {
   void handle_event(uint64_t tag) override;  // route installation
   const char* event_kind(uint64_t) const override { return "switch: route install"; }
   void receive_pause(Packet& p, PortIndex ingress);
-  // Returns where the packet was queued (or dropped): its egress port and class.
+  // Returns where the packet was queued (or dropped): its egress port and
+  // class, and (queued) the MMU state of its ingress PG.
   RxHint admit(Packet& p, PortIndex ingress, PortIndex out);
   void drop(Packet& p, DropReason why, EgressPort* queue);
   void mark_ecn(EgressPort& port, Packet& p);
