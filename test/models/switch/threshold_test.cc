@@ -74,6 +74,29 @@ TEST_P(LossyThreshold, CongestedQueuesSettleAtAlphaPOverOnePlusAlphaS) {
 
 INSTANTIATE_TEST_SUITE_P(S, LossyThreshold, ::testing::Values(1, 2, 4));
 
+// The egress threshold is per queue: class 0's queue at the frozen port sits
+// at the threshold (P / 2 = 500000 B, dropping), and ten frames of class 1
+// (DSCP 8) into the same port all queue, their own queue being far below it
+// (at most 9000 B against alpha x (P - 510000) = 490000 B). Counting the
+// port's whole queue, or class 0's, would drop them.
+TEST(LossyThreshold, EachClassIsJudgedByItsOwnQueue) {
+  Fabric f;
+  Switch& sw = f.add_switch("sw", test::plain_config(kPool));
+  for (int i = 0; i < 3; ++i) f.net.connect(f.add_host(), sw, 100_Gbps, 0_ns);
+  for (int h = 0; h < 3; ++h) sw.set_route(h, {PortIndex(static_cast<uint16_t>(h))});
+  freeze_sink(*f.hosts[2]);
+  f.blaster(0).start(SendSpec{{2}, 1'000'000, kFrame, kFrame, 0, 0});
+  f.run_until(100_us);
+  const EgressPort& out = sw.port(PortIndex(2));
+  ASSERT_NEAR(out.queued_bytes(0), settle(1), kFrame);
+  ASSERT_GT(out.counters().dropped[0], 0);
+  f.blaster(1).start(SendSpec{{2}, 10, kFrame, kFrame, 8, 1});
+  f.run_until(110_us);
+  EXPECT_EQ(out.queued_bytes(1), 10 * kFrame);
+  EXPECT_EQ(out.counters().dropped[1], 0);
+  f.net.check_conservation();
+}
+
 class LosslessThreshold : public ::testing::TestWithParam<int> {};
 
 // S:1 incast of lossless traffic: each ingress PG's shared bytes stop at the
