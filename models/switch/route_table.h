@@ -10,12 +10,12 @@
 // is one entry, shared by every such block of that group; a mixed block (a
 // leaf's own hosts) is 32 entries, shared by blocks of equal content. So a
 // 4,096-host spine or leaf keeps about 1 KB (the block index, 512 B, and
-// 65 entries of 8 B) instead of 16 KB of one id per destination, and a packet to a random host
-// reads lines that stay in cache instead of one cold line of a per-destination array (the first
-// miss of every hop on a large fabric, bench/README.md). The entries hold the
-// group itself (where its ports start, how many), not its id: a lookup is a
-// bound check and two dependent reads of small arrays before the ports,
-// allocating nothing.
+// 65 entries of 8 B) instead of 16 KB of one id per destination, and a
+// packet to a random host reads lines that stay in cache instead of one
+// cold line of a per-destination array (the first miss of every hop on a
+// large fabric, bench/README.md). The entries hold the group itself (where
+// its ports start, how many), not its id: a lookup is a bound check and two
+// dependent reads of small arrays before the ports, allocating nothing.
 //
 // Built from the topology layer's tables (models/topology/routing.h) by the
 // network builder: set(h, tables.next_hops(node, h)) for every host h, then

@@ -147,7 +147,7 @@ RxHint Switch::admit(Packet& p, PortIndex ingress, PortIndex out) {
     return RxHint{&q, tc};
   }
   const Mmu::Admission a =
-      mmu_.admit(ingress.value(), p.pg, p.tc, p.size.count(), q.queued_bytes(p.tc));
+      mmu_.admit(ingress.value(), p.pg, tc, p.size.count(), q.queued_bytes(tc));
   if (a.send_xoff) pfc_.send_xoff(ingress, p.pg);
   switch (a.verdict) {
     case Mmu::Verdict::kAdmit:
@@ -198,8 +198,7 @@ void Switch::on_discard(PortIndex, const QueuedFrame& f) { release(f); }
 void Switch::check_accounting() const {
   int64_t queued = 0;
   for (size_t i = 0; i < num_ports(); ++i) {
-    const EgressPort& q = port(PortIndex(static_cast<uint16_t>(i)));
-    for (int tc = 0; tc < kNumClasses; ++tc) queued += q.queued_bytes(tc);
+    queued += port(PortIndex(static_cast<uint16_t>(i))).total_queued_bytes();
   }
   XOFF_CHECK(queued == mmu_.totals().egress,
              name() + ": ports queue " + std::to_string(queued) + " B but the MMU holds " +
