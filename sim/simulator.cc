@@ -72,7 +72,46 @@ void Simulator::push(Key k, EventHandler& handler, uint64_t tag, const void* hin
   } else {
     slot = new_slot(handler, tag, hint);
   }
-  queue_.push(k | slot, now_);
+  if (!part_q_.empty()) [[unlikely]] {
+    push_part(k | slot, handler.stream_);
+    return;
+  }
+  queue_.push(k | slot);
+}
+
+void Simulator::push_part(Key k, StreamId stream) {
+  const uint16_t part = stream < part_of_.size() ? part_of_[stream] : kNoPart;
+  // Within a window, only the running part's own events may fall inside it.
+  if (running_part_ != kNoPart && part != running_part_ && key_time(k) < window_end_) [[unlikely]] {
+    XOFF_CHECK(false,
+               "windows: an event of part " + std::to_string(running_part_) +
+                   " scheduled one of stream " + std::to_string(stream) + " (" +
+                   (part == kNoPart ? std::string("global") : "part " + std::to_string(part)) +
+                   ") at " + std::to_string(key_time(k).count_ps()) +
+                   " ps, inside the window ending at " + std::to_string(window_end_.count_ps()) +
+                   " ps: sooner than the lookahead the parts were set with");
+  }
+  (part == kNoPart ? queue_ : part_q_[part]).push(k);
+}
+
+void Simulator::set_parts(std::vector<uint16_t> part_of_stream, Duration lookahead) {
+  XOFF_CHECK(events_ == 0 && part_q_.empty(), "parts are set once, before the run");
+  XOFF_CHECK(!partitioned_, "parts are for a run in one process");
+  XOFF_CHECK(lookahead > Duration::zero(), "parts need a lookahead above zero");
+  size_t parts = 0;
+  for (const uint16_t p : part_of_stream)
+    if (p != kNoPart) parts = std::max<size_t>(parts, size_t{p} + 1);
+  part_of_ = std::move(part_of_stream);
+  part_q_ = std::vector<EventQueue>(parts);
+  lookahead_ = lookahead;
+  // What the set-up scheduled so far moves to its part.
+  std::vector<Key> keys;
+  while (!queue_.empty()) {
+    queue_.top();
+    keys.push_back(queue_.pop_top());
+  }
+  queue_ = EventQueue();
+  for (const Key k : keys) push_part(k, slots_[key_slot(k)].handler->stream_);
 }
 
 uint32_t Simulator::new_slot(EventHandler& handler, uint64_t tag, const void* hint) {
@@ -209,7 +248,7 @@ inline __attribute__((always_inline)) Simulator::Key Simulator::EventQueue::pop_
 // review reproduced a 20x slowdown). The calendar is then rebuilt: what falls
 // beyond the new window moves to the far heap; the heap keeps what it has
 // (its top is compared at every pop anyway).
-void Simulator::EventQueue::adapt(Time now) {
+void Simulator::EventQueue::adapt() {
   int shift = shift_;
   if (far_pushes_ * 4 > pushes_ && shift_ < 40) {
     ++shift;
@@ -227,8 +266,12 @@ void Simulator::EventQueue::adapt(Time now) {
   std::fill(bits_.begin(), bits_.end(), 0);
   cal_size_ = 0;
   found_ = kNil;
+  // The window starts at the last popped key's bucket (every pending key is
+  // at or after it), in the new width. Not the clock: with parts (set_parts)
+  // another part's event may push here while its clock is past this queue's
+  // earliest keys.
+  start_ = (start_ << shift_) >> shift;
   shift_ = shift;
-  start_ = now.count_ps() >> shift_;
   for (const Key k : keys) place(k);
 }
 
@@ -369,65 +412,116 @@ void Simulator::fold(Time t, StreamId origin, const Payload& p) {
 
 uint64_t Simulator::run_until(Time until) { return run_until(until, UINT64_MAX); }
 
+// One event: the body of both run loops.
+inline __attribute__((always_inline)) void Simulator::run_event(EventQueue& q, Key k) {
+  const uint32_t slot = key_slot(k);
+  const Payload e = slots_[slot];
+  free_slots_.push_back(slot);
+  // Lookahead: on a large fabric the next handlers and their packets are
+  // cold (a port was last served a whole fabric's worth of events ago).
+  // While this event runs, the next one (the new top) prefetches what it
+  // will touch, and the handler of the one likely after it starts loading;
+  // deeper when set_deep_lookahead is on (see there).
+  if (!q.empty()) {
+    // The top first: finding it may load the next bucket's run, which the
+    // events after it are read from.
+    const Payload& next = slots_[key_slot(q.top())];
+    const uint32_t after = key_slot(q.after_top(1));
+    __builtin_prefetch(slots_[after].handler);
+    if (deep_lookahead_) {
+      const uint32_t third = key_slot(q.after_top(2));
+      __builtin_prefetch(&slots_[third]);
+      __builtin_prefetch(&hints_[third]);
+      // (Addresses, not pointer arithmetic: a hint past its object's end is fine.)
+      const uintptr_t h = reinterpret_cast<uintptr_t>(hints_[after]);
+      __builtin_prefetch(reinterpret_cast<const void*>(h));
+      __builtin_prefetch(reinterpret_cast<const void*>(h + 64));
+      __builtin_prefetch(reinterpret_cast<const void*>(h + 128));
+      next.handler->prefetch_deep(next.tag);
+    } else {
+      next.handler->prefetch(next.tag);
+    }
+  }
+  // Two events with the same (time, stream, sequence) would run in slot
+  // order: still deterministic in one process, but not across partitions.
+  // Only possible after 2^34 schedules of one stream with the first still
+  // pending at the same picosecond; checked in debug builds.
+  const EventId id = k >> kSlotBits;
+  XOFF_DCHECK(id != current_id_,
+              "two pending events with the same key (a stream wrapped its 2^34 sequence)");
+  current_id_ = id;
+  now_ = key_time(k);
+  const StreamId stream = e.handler->stream_;
+  if (setup_replica_ && (stream == kSetupStream || stream == kObserverStream)) [[unlikely]] {
+    // runs here too; another part counts it
+  } else {
+    ++events_;
+    if (!e.handler->observer_) fold(now_, key_stream(k), e);
+  }
+  if (profiling_) [[unlikely]]
+    count_kind(e.handler->event_kind(e.tag));
+  current_stream_ = stream;
+  e.handler->handle_event(e.tag);
+}
+
 uint64_t Simulator::run_until(Time until, uint64_t max_events) {
   CurrentGuard guard(this);
   stopped_ = false;
   const uint64_t start = events_;
   const uint64_t last = max_events > UINT64_MAX - start ? UINT64_MAX : start + max_events;
-  while (!queue_.empty() && !stopped_ && events_ < last && key_time(queue_.top()) <= until) {
-    const Key k = queue_.pop_top();
-    const uint32_t slot = key_slot(k);
-    const Payload e = slots_[slot];
-    free_slots_.push_back(slot);
-    // Lookahead: on a large fabric the next handlers and their packets are
-    // cold (a port was last served a whole fabric's worth of events ago).
-    // While this event runs, the next one (the new top) prefetches what it
-    // will touch, and the handler of the one likely after it starts loading;
-    // deeper when set_deep_lookahead is on (see there).
-    if (!queue_.empty()) {
-      // The top first: finding it may load the next bucket's run, which the
-      // events after it are read from.
-      const Payload& next = slots_[key_slot(queue_.top())];
-      const uint32_t after = key_slot(queue_.after_top(1));
-      __builtin_prefetch(slots_[after].handler);
-      if (deep_lookahead_) {
-        const uint32_t third = key_slot(queue_.after_top(2));
-        __builtin_prefetch(&slots_[third]);
-        __builtin_prefetch(&hints_[third]);
-        // (Addresses, not pointer arithmetic: a hint past its object's end is fine.)
-        const uintptr_t h = reinterpret_cast<uintptr_t>(hints_[after]);
-        __builtin_prefetch(reinterpret_cast<const void*>(h));
-        __builtin_prefetch(reinterpret_cast<const void*>(h + 64));
-        __builtin_prefetch(reinterpret_cast<const void*>(h + 128));
-        next.handler->prefetch_deep(next.tag);
-      } else {
-        next.handler->prefetch(next.tag);
-      }
-    }
-    // Two events with the same (time, stream, sequence) would run in slot
-    // order: still deterministic in one process, but not across partitions.
-    // Only possible after 2^34 schedules of one stream with the first still
-    // pending at the same picosecond; checked in debug builds.
-    const EventId id = k >> kSlotBits;
-    XOFF_DCHECK(id != current_id_,
-                "two pending events with the same key (a stream wrapped its 2^34 sequence)");
-    current_id_ = id;
-    now_ = key_time(k);
-    const StreamId stream = e.handler->stream_;
-    if (setup_replica_ && (stream == kSetupStream || stream == kObserverStream)) [[unlikely]] {
-      // runs here too; another part counts it
-    } else {
-      ++events_;
-      if (!e.handler->observer_) fold(now_, key_stream(k), e);
-    }
-    if (profiling_) [[unlikely]]
-      count_kind(e.handler->event_kind(e.tag));
-    current_stream_ = stream;
-    e.handler->handle_event(e.tag);
-  }
+  if (!part_q_.empty()) return run_windows(until, last);
+  while (!queue_.empty() && !stopped_ && events_ < last && key_time(queue_.top()) <= until)
+    run_event(queue_, queue_.pop_top());
   current_stream_ = kSetupStream;
   // Reached `until` (not stopped, not cut by max_events): time moves there.
   const bool reached = queue_.empty() || key_time(queue_.top()) > until;
+  if (!stopped_ && reached && until > now_ && until != Time::max()) now_ = until;
+  return events_ - start;
+}
+
+// set_parts' loop. The budget (`last`) and stop() are looked at between
+// windows and global events.
+uint64_t Simulator::run_windows(Time until, uint64_t last) {
+  const uint64_t start = events_;
+  while (!stopped_ && events_ < last) {
+    // The earliest pending event, of a part or global.
+    EventQueue* first = nullptr;
+    Key best = 0;
+    for (EventQueue& q : part_q_) {
+      if (!q.empty() && (first == nullptr || q.top() < best)) {
+        best = q.top();
+        first = &q;
+      }
+    }
+    const Time global = queue_.empty() ? Time::max() : key_time(queue_.top());
+    if (!queue_.empty() && (first == nullptr || queue_.top() < best)) {
+      best = queue_.top();
+      first = &queue_;
+    }
+    if (first == nullptr || key_time(best) > until) break;
+    const Time t = key_time(best);
+    if (global <= t) {
+      // An instant with a global event: everything keyed before it runs
+      // first, one event at a time in key order across the queues.
+      run_event(*first, first->pop_top());
+      continue;
+    }
+    // A window [t, end): the lookahead, cut at the next global event and
+    // after `until`.
+    Time end = t + lookahead_;
+    if (global < end) end = global;
+    if (until < end) end = until + Duration::ps(1);
+    window_end_ = end;
+    ++windows_;
+    for (size_t p = 0; p < part_q_.size(); ++p) {
+      EventQueue& q = part_q_[p];
+      running_part_ = static_cast<uint16_t>(p);
+      while (!q.empty() && key_time(q.top()) < end) run_event(q, q.pop_top());
+    }
+    running_part_ = kNoPart;
+  }
+  current_stream_ = kSetupStream;
+  const bool reached = next_event_time() > until;
   if (!stopped_ && reached && until > now_ && until != Time::max()) now_ = until;
   return events_ - start;
 }

@@ -181,9 +181,18 @@ class Simulator {
   // the processes of a partitioned run add up (mod 2^64) to the one-process
   // run's.
   uint64_t fingerprint() const { return fingerprint_; }
-  size_t pending() const { return queue_.size(); }
+  size_t pending() const {
+    size_t n = queue_.size();
+    for (const EventQueue& q : part_q_) n += q.size();
+    return n;
+  }
   // Time of the next pending event, or Time::max() when idle.
-  Time next_event_time() const { return queue_.empty() ? Time::max() : key_time(queue_.top()); }
+  Time next_event_time() const {
+    Time t = queue_.empty() ? Time::max() : key_time(queue_.top());
+    for (EventQueue& q : part_q_)
+      if (!q.empty() && key_time(q.top()) < t) t = key_time(q.top());
+    return t;
+  }
 
   // Lookahead depth. Off (the default): while an event runs, the next one
   // prefetches what it touches first and the handler of the one after it
@@ -194,6 +203,36 @@ class Simulator {
   // ports, bench/README.md); it never changes what runs.
   void set_deep_lookahead(bool on) { deep_lookahead_ = on; }
   bool deep_lookahead() const { return deep_lookahead_; }
+
+  // Parts and windows: the same run, in an order with better locality.
+  // Streams are grouped into parts (part_of_stream[s], by stream; kNoPart or
+  // a stream beyond the map is global: the set-up stream, the observers).
+  // The run then goes window by window: from the earliest pending event's
+  // time t to t + lookahead (cut at the next global event), each part in turn
+  // runs its events of the window in key order; an instant with a global
+  // event runs every event of all parts keyed before it, then it, one at a
+  // time in key order. The caller promises that an event of one part
+  // schedules an event of another part, or a global one, no sooner than
+  // `lookahead` after its own time (a frame crossing a link between parts
+  // takes at least the link's delay). Then every stream sees the same events
+  // in the same order as without parts: what a part runs in a window cannot
+  // depend on another part's events of the same window (the partitioned
+  // run's argument, here within one process). So results, the fingerprint
+  // and every event's time are the same; what changes is locality: a part's
+  // state (its switch's ports, its hosts' NICs, the packets they queue) is
+  // touched many times in a row while it is in the core's caches, instead of
+  // once per pass over the whole fabric (bench/README.md, docs/decisions.md).
+  // A schedule that breaks the promise aborts the run (checked at every
+  // schedule onto another part or a global stream). Budgets and stop() take
+  // effect at the end of a window or of a global event, so a run cut by an
+  // event budget stops at a later event than without parts (deterministic
+  // all the same). Set once, before the run (what is scheduled already
+  // moves to its part); not in a partitioned run.
+  static constexpr uint16_t kNoPart = 0xFFFF;
+  void set_parts(std::vector<uint16_t> part_of_stream, Duration lookahead);
+  size_t parts() const { return part_q_.size(); }
+  Duration window() const { return lookahead_; }  // the lookahead: a window's longest span
+  uint64_t windows_run() const { return windows_; }
 
   // Event profile: when on, every executed event is counted under its
   // handler's event_kind(tag). Off by default; it costs a hash lookup per
@@ -283,10 +322,10 @@ class Simulator {
     EventQueue();
     size_t size() const { return cal_size_ + far_.size(); }
     bool empty() const { return size() == 0; }
-    // `k` carries its slot (key_slot); `now` is the running event's time.
-    void push(Key k, Time now) {
+    // `k` carries its slot (key_slot); it is not before the last key popped.
+    void push(Key k) {
       if (++pushes_ == (uint64_t{1} << 16)) [[unlikely]]
-        adapt(now);
+        adapt();
       // The top found last stays the top unless this key comes before it.
       if (k < top_) top_valid_ = false;
       if (abs_bucket(k) - start_ >= static_cast<int64_t>(kBuckets)) [[unlikely]] {
@@ -342,7 +381,7 @@ class Simulator {
     }
     void insert_run(Key k);  // into the current run, or beside it (late_) when long
     static constexpr size_t kShortRun = 64;
-    void adapt(Time now);
+    void adapt();
     int64_t abs_bucket(Key k) const { return static_cast<int64_t>(k >> kTimeShift) >> shift_; }
     uint32_t offset(uint32_t b) const {  // of bucket b from the window's start
       return (b - static_cast<uint32_t>(start_)) & (kBuckets - 1);
@@ -401,8 +440,22 @@ class Simulator {
   void push(Key k, EventHandler& handler, uint64_t tag, const void* hint);
   uint32_t new_slot(EventHandler& handler, uint64_t tag, const void* hint);
   void fold(Time t, StreamId origin, const Payload& p);
+  // Runs the event `k`, just popped from `q` (prefetching for q's next ones).
+  inline void run_event(EventQueue& q, Key k);
+  // With parts: the queue of the handler's stream, and the check of
+  // set_parts' promise.
+  void push_part(Key k, StreamId stream);
+  uint64_t run_windows(Time until, uint64_t last);
 
-  mutable EventQueue queue_;          // mutable: finding the top sorts a bucket
+  mutable EventQueue
+      queue_;  // mutable: finding the top sorts a bucket; with parts, the global events
+  mutable std::vector<EventQueue> part_q_;  // by part (set_parts)
+  std::vector<uint16_t> part_of_;           // by stream: its part, kNoPart when global
+  Duration lookahead_ = Duration::zero();
+  Time window_end_ = Time::zero();  // of the window being run
+  uint16_t running_part_ =
+      kNoPart;  // the part whose events run now (kNoPart: none, or a global instant)
+  uint64_t windows_ = 0;
   std::vector<Payload> slots_;        // by slot
   std::vector<const void*> hints_;    // by slot: schedule_at's hint (read in the deep lookahead)
   std::vector<uint32_t> free_slots_;  // LIFO: a freed slot is reused while warm
