@@ -268,6 +268,11 @@ RunOutcome run_scenario(const RunArgs& a) {
   }
   if (a.stats) {
     print_event_profile(stdout, w.sim(), progress.elapsed_seconds());
+    std::printf("Windows      %s", w.windows_note().c_str());
+    if (w.sim().parts() > 0)
+      std::printf(", %llu windows (XOFF_WINDOWS=off runs it in one sequence: the same results)",
+                  static_cast<unsigned long long>(w.sim().windows_run()));
+    std::printf("\n");
     std::printf("Memory       %s\n", describe(memory_use()).c_str());
   }
   return out;

@@ -1,13 +1,18 @@
 #include "app/run/world.h"
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <optional>
+#include <string>
 
+#include "app/mpi/partition.h"
 #include "app/run/faults.h"
 #include "app/run/progress.h"
 #include "models/topology/routing.h"
 #include "models/traffic/generators.h"
 #include "sim/check.h"
+#include "sim/unit_parse.h"
 
 namespace xoff::app {
 namespace {
@@ -116,6 +121,61 @@ World::World(const ScenarioConfig& cfg, models::Recorder& recorder, std::vector<
   build_monitors();
   faults_ = std::make_unique<FaultInjector>(cfg_, net_, switches_, hosts_);
   sim_.set_deep_lookahead(deep_lookahead(net_));
+  if (local_nodes_.empty()) set_windows();
+}
+
+// Windows (sim::Simulator::set_parts): on a large fabric, the run goes
+// window by window of the lookahead, a switch with its hosts (about 64 hosts
+// per part) at a time, for locality. Exactly the same results. Where a
+// scenario cannot (what xoff-mpi refuses: flows released by other hosts'
+// completions with no delay to look ahead by, TCP's connection set-up, RPC
+// probes, NVLink, captures) or the fabric is small, the run is sequential.
+// XOFF_WINDOWS=off turns them off; XOFF_WINDOWS=N asks for N parts on any
+// fabric the scenario allows (tests, measurements).
+void World::set_windows() {
+  const char* env = std::getenv("XOFF_WINDOWS");
+  const std::string mode = env == nullptr ? "auto" : env;
+  int parts = 0;
+  if (mode == "off" || mode == "0") {
+    windows_note_ = "off (XOFF_WINDOWS)";
+    return;
+  }
+  if (mode == "auto" || mode.empty()) {
+    if (!deep_lookahead(net_)) {
+      windows_note_ = "off (a small fabric: under 2,048 ports)";
+      return;
+    }
+    parts = static_cast<int>(std::max<uint32_t>(2, (cfg_.topology.num_hosts() + 63) / 64));
+  } else {
+    char* end = nullptr;
+    const long n = std::strtol(mode.c_str(), &end, 10);
+    if (end == mode.c_str() || *end != '\0' || n < 2 || n > 4096) {
+      std::fprintf(stderr,
+                   "xoff: XOFF_WINDOWS=%s ignored (allowed: auto, off, or a number of parts from 2 "
+                   "to 4096)\n",
+                   mode.c_str());
+      windows_note_ = "off (XOFF_WINDOWS not understood)";
+      return;
+    }
+    parts = static_cast<int>(n);
+  }
+  const std::vector<std::string> why = partition_unsupported(cfg_);
+  if (!why.empty()) {
+    windows_note_ = "off (" + why.front() + ")";
+    return;
+  }
+  const Partition part = partition_fabric(cfg_.topology, parts);
+  if (part.parts < 2 || part.crossing_links == 0 || part.lookahead <= sim::Duration::zero()) {
+    windows_note_ = "off (no link between parts with a delay to look ahead by)";
+    return;
+  }
+  // Node i runs as stream i + 1; the set-up stream and the observers are global.
+  std::vector<uint16_t> part_of(part.owner.size() + 1, sim::Simulator::kNoPart);
+  for (size_t i = 0; i < part.owner.size(); ++i)
+    part_of[i + 1] = static_cast<uint16_t>(part.owner[i]);
+  sim_.set_parts(std::move(part_of), part.lookahead);
+  windows_note_ =
+      std::to_string(part.parts) + " parts, lookahead " + sim::format_duration(part.lookahead);
 }
 
 World::~World() = default;

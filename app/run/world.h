@@ -5,6 +5,7 @@
 // (load_scenario already refused bad input); it can only hit a broken invariant.
 #include <algorithm>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "app/run/rpc_driver.h"
@@ -85,6 +86,9 @@ class World {
   const models::NvlinkFabric* nvlink() const { return nvlink_.get(); }
   const models::DeadlockDetector* deadlock_detector() const { return deadlock_.get(); }
   const RpcDriver* rpcs() const { return rpcs_.get(); }
+  // Whether the run goes in windows, part by part (sim::Simulator::set_parts),
+  // or why not: for --stats.
+  const std::string& windows_note() const { return windows_note_; }
   // Node index in the topology -> network node (same index by construction).
   models::Node& node(uint32_t topo_index) { return net_.node(models::NodeId(topo_index)); }
 
@@ -96,10 +100,12 @@ class World {
   void build_endpoints();
   void build_traffic();
   void build_monitors();
+  void set_windows();
 
   const ScenarioConfig& cfg_;
   models::Recorder& recorder_;
   std::vector<bool> local_nodes_;  // empty: all
+  std::string windows_note_ = "off (a part of a partitioned run)";
   sim::Simulator sim_;
   models::Network net_;
   std::vector<models::Switch*> switches_;  // by topology node; null for hosts
