@@ -319,7 +319,12 @@ class Simulator {
   // few fall beyond it.
   class EventQueue {
    public:
-    EventQueue();
+    // 2^bucket_bits buckets (at least 64).
+    explicit EventQueue(int bucket_bits = kBucketBits);
+    // Slots (of the simulator's table) this queue's events released, LIFO:
+    // a freed slot is reused while warm, and with parts each part reuses
+    // its own few (a part's events then read a compact stretch of the table).
+    std::vector<uint32_t> free_slots;
     size_t size() const { return cal_size_ + far_.size(); }
     bool empty() const { return size() == 0; }
     // `k` carries its slot (key_slot); it is not before the last key popped.
@@ -328,7 +333,7 @@ class Simulator {
         adapt();
       // The top found last stays the top unless this key comes before it.
       if (k < top_) top_valid_ = false;
-      if (abs_bucket(k) - start_ >= static_cast<int64_t>(kBuckets)) [[unlikely]] {
+      if (abs_bucket(k) - start_ >= static_cast<int64_t>(buckets_)) [[unlikely]] {
         far_.push(k);
         ++far_pushes_;
         return;
@@ -354,9 +359,10 @@ class Simulator {
       return run_.size() > d ? run_[run_.size() - 1 - d] : top_;
     }
 
+    static constexpr int kBucketBits = 14;      // the whole run's queue
+    static constexpr int kPartBucketBits = 10;  // a part's (set_parts)
+
    private:
-    static constexpr int kBucketBits = 14;
-    static constexpr uint32_t kBuckets = 1u << kBucketBits;
     static constexpr uint32_t kNil = ~0u;
     // The first non-empty bucket at or after the window's start (calendar
     // not empty), loaded as the current run.
@@ -369,7 +375,7 @@ class Simulator {
     bool place(Key k);  // into the calendar (true) or, beyond its window, the far heap
     // Into the calendar (k within the window).
     void insert(Key k) {
-      const uint32_t b = static_cast<uint32_t>(abs_bucket(k)) & (kBuckets - 1);
+      const uint32_t b = static_cast<uint32_t>(abs_bucket(k)) & (buckets_ - 1);
       ++cal_size_;
       if (b == run_bucket_) [[unlikely]] {  // into the current run, or beside it
         insert_run(k);
@@ -384,7 +390,7 @@ class Simulator {
     void adapt();
     int64_t abs_bucket(Key k) const { return static_cast<int64_t>(k >> kTimeShift) >> shift_; }
     uint32_t offset(uint32_t b) const {  // of bucket b from the window's start
-      return (b - static_cast<uint32_t>(start_)) & (kBuckets - 1);
+      return (b - static_cast<uint32_t>(start_)) & (buckets_ - 1);
     }
 
     // Seven keys and the link to the bucket's next chunk: two 64-byte lines.
@@ -407,6 +413,7 @@ class Simulator {
 
     void take(uint32_t b, std::vector<Key>& out);  // appends bucket b's keys to out, empties it
 
+    uint32_t buckets_;            // a power of two
     std::vector<uint32_t> head_;  // by bucket: its first chunk (the one filling), kNil if empty
     std::vector<uint64_t> bits_;  // bit b: bucket b is not empty (its chunks or the run)
     std::vector<Chunk> chunks_;
@@ -442,9 +449,9 @@ class Simulator {
   void fold(Time t, StreamId origin, const Payload& p);
   // Runs the event `k`, just popped from `q` (prefetching for q's next ones).
   inline void run_event(EventQueue& q, Key k);
-  // With parts: the queue of the handler's stream, and the check of
-  // set_parts' promise.
-  void push_part(Key k, StreamId stream);
+  // With parts: the queue of a key of `stream`, and the check of set_parts'
+  // promise.
+  EventQueue& part_queue(Key k, StreamId stream);
   uint64_t run_windows(Time until, uint64_t last);
 
   mutable EventQueue
@@ -456,9 +463,8 @@ class Simulator {
   uint16_t running_part_ =
       kNoPart;  // the part whose events run now (kNoPart: none, or a global instant)
   uint64_t windows_ = 0;
-  std::vector<Payload> slots_;        // by slot
-  std::vector<const void*> hints_;    // by slot: schedule_at's hint (read in the deep lookahead)
-  std::vector<uint32_t> free_slots_;  // LIFO: a freed slot is reused while warm
+  std::vector<Payload> slots_;      // by slot
+  std::vector<const void*> hints_;  // by slot: schedule_at's hint (read in the deep lookahead)
   Time now_ = Time::zero();
   std::vector<uint64_t> seq_;   // by stream: schedules so far
   std::vector<uint8_t> local_;  // by stream, when partitioned_
