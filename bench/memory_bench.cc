@@ -1,0 +1,64 @@
+// What a cache line costs on this machine, by how much memory a run touches:
+// the floor under the cost per event of a large fabric (bench/README.md,
+// "Scale"). A random cyclic permutation of 64-byte lines over `mb` MiB (2 MiB
+// pages asked for), walked by `chains` independent pointer chases: with one
+// chain every load waits for the one before (latency); with eight, up to
+// eight misses are in flight at once (what prefetching can reach at best).
+// Counter ns_per_line: wall time per line loaded.
+#include <benchmark/benchmark.h>
+#include <sys/mman.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <numeric>
+#include <random>
+#include <vector>
+
+namespace {
+
+struct alignas(64) Line {
+  Line* next;
+  char pad[56];
+};
+static_assert(sizeof(Line) == 64);
+
+void BM_RandomLines(benchmark::State& state) {
+  const size_t bytes = static_cast<size_t>(state.range(0)) << 20;
+  const int chains = static_cast<int>(state.range(1));
+  const size_t n = bytes / sizeof(Line);
+  auto* lines = static_cast<Line*>(std::aligned_alloc(size_t{2} << 20, bytes));
+  madvise(lines, bytes, MADV_HUGEPAGE);
+  std::vector<size_t> order(n);
+  std::iota(order.begin(), order.end(), size_t{0});
+  std::shuffle(order.begin() + 1, order.end(), std::mt19937_64(1));
+  for (size_t i = 0; i < n; ++i) lines[order[i]].next = &lines[order[(i + 1) % n]];
+  std::vector<Line*> at(static_cast<size_t>(chains));
+  for (int c = 0; c < chains; ++c) at[static_cast<size_t>(c)] = &lines[order[n / chains * c]];
+  // Warm: one pass, so that what fits in a cache is in it.
+  Line* w = lines;
+  for (size_t i = 0; i < n; ++i) w = w->next;
+  benchmark::DoNotOptimize(w);
+  constexpr int kSteps = 1 << 16;
+  for (auto _ : state) {
+    for (int s = 0; s < kSteps; ++s)
+      for (Line*& p : at) p = p->next;
+    benchmark::DoNotOptimize(at.data());
+  }
+  const double loads = static_cast<double>(state.iterations()) * kSteps * chains;
+  state.counters["ns_per_line"] =
+      benchmark::Counter(loads, benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  state.SetItemsProcessed(static_cast<int64_t>(loads));
+  std::free(lines);
+}
+// 1 MiB (an L2), 4, 16, 64 and 320 MiB (the 4,096-host world); 1 and 8 chains.
+BENCHMARK(BM_RandomLines)
+    ->ArgNames({"MiB", "chains"})
+    ->ArgsProduct({{1, 4, 16, 64, 320}, {1, 8}})
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
+
+}  // namespace
+
+BENCHMARK_MAIN();
