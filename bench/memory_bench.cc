@@ -28,8 +28,11 @@ void BM_RandomLines(benchmark::State& state) {
   const size_t bytes = static_cast<size_t>(state.range(0)) << 20;
   const int chains = static_cast<int>(state.range(1));
   const size_t n = bytes / sizeof(Line);
-  auto* lines = static_cast<Line*>(std::aligned_alloc(size_t{2} << 20, bytes));
-  madvise(lines, bytes, MADV_HUGEPAGE);
+  // aligned_alloc wants a multiple of the alignment (1 MiB is half a page).
+  constexpr size_t kPage = size_t{2} << 20;
+  const size_t room = (bytes + kPage - 1) / kPage * kPage;
+  auto* lines = static_cast<Line*>(std::aligned_alloc(kPage, room));
+  madvise(lines, room, MADV_HUGEPAGE);
   std::vector<size_t> order(n);
   std::iota(order.begin(), order.end(), size_t{0});
   std::shuffle(order.begin() + 1, order.end(), std::mt19937_64(1));
