@@ -488,6 +488,9 @@ uint64_t Simulator::run_until(Time until, uint64_t max_events) {
 // windows and global events.
 uint64_t Simulator::run_windows(Time until, uint64_t last) {
   const uint64_t start = events_;
+  // The latest event run: parts run in turn, so the clock after a window is
+  // the last part's last event, and an earlier part may have run later ones.
+  Time latest = now_;
   while (!stopped_ && events_ < last) {
     // The earliest pending event, of a part or global.
     EventQueue* first = nullptr;
@@ -509,6 +512,7 @@ uint64_t Simulator::run_windows(Time until, uint64_t last) {
       // An instant with a global event: everything keyed before it runs
       // first, one event at a time in key order across the queues.
       run_event(*first, first->pop_top());
+      latest = std::max(latest, now_);
       continue;
     }
     // A window [t, end): the lookahead, cut at the next global event and
@@ -522,10 +526,16 @@ uint64_t Simulator::run_windows(Time until, uint64_t last) {
       EventQueue& q = part_q_[p];
       running_part_ = static_cast<uint16_t>(p);
       while (!q.empty() && key_time(q.top()) < end) run_event(q, q.pop_top());
+      latest = std::max(latest, now_);
     }
     running_part_ = kNoPart;
   }
   current_stream_ = kSetupStream;
+  // Cut by a budget or stop(): the clock is the latest event run (what ran
+  // is every event before the last window's start, and each part's up to
+  // its end: all at or before it), so that what the caller reads or
+  // schedules at now() is not behind an event that ran.
+  now_ = latest;
   const bool reached = next_event_time() > until;
   if (!stopped_ && reached && until > now_ && until != Time::max()) now_ = until;
   return events_ - start;

@@ -4,6 +4,7 @@
 // run, and a global stream's events see the same state of every node.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <tuple>
@@ -137,10 +138,63 @@ TEST(Windows, CutByBudgetsEndsTheSame) {
     const uint64_t ran = cut.sim.run_until(Time::from_ps(30'000'000), 50);
     ASSERT_GE(ran, 1u);
     ++calls;
+    // The clock after a cut is not behind any event that ran (parts run in
+    // turn: the last part's last event is not the latest).
+    int64_t latest = 0;
+    for (const auto& n : cut.nodes)
+      if (!n->log.empty()) latest = std::max(latest, std::get<0>(n->log.back()));
+    ASSERT_GE(cut.sim.now().count_ps(), latest) << "after call " << calls;
   }
   cut.sim.run_until(Time::from_ps(30'000'000));
   EXPECT_GE(calls, 3u);
   expect_same(whole, cut);
+}
+
+// A part's calendar re-widths itself after 2^16 pushes. Here the push that
+// triggers it comes from the other part's event, whose clock is past this
+// part's pending events of the window: the calendar must restart from its
+// own earliest bucket, not from the clock, or it files those events after
+// the later ones (they come out of order).
+struct Ticker final : EventHandler {
+  Simulator* sim = nullptr;
+  Ticker* to = nullptr;  // sends each tick there, one lookahead later
+  int64_t period_ps = 0;
+  std::vector<int64_t> times;
+  void handle_event(uint64_t tag) override {
+    times.push_back(sim->now().count_ps());
+    if (tag == 1) return;  // a message
+    if (to != nullptr)
+      for (int i = 0; i < 3; ++i) sim->schedule_in(Duration::ps(kLookaheadPs + 1000 * i), *to, 1);
+    sim->schedule_in(Duration::ps(period_ps), *this, 0);
+  }
+};
+
+std::vector<int64_t> run_tickers(bool parts) {
+  Simulator sim;
+  Ticker a, b;
+  a.sim = b.sim = &sim;
+  a.set_stream(1);
+  b.set_stream(2);
+  a.to = &b;
+  // A runs first in every window and sends B three messages per tick: most
+  // pushes into B's queue (and the ones that trigger its re-widths, from
+  // 262 ns wide to over 1 us as A's messages land beyond it) come from A's
+  // turn, while B's own ticks of the window are still pending.
+  a.period_ps = 10'000;
+  b.period_ps = 50'000;
+  sim.schedule_at(Time::zero(), a, 0);
+  sim.schedule_at(Time::zero(), b, 0);
+  if (parts) sim.set_parts({Simulator::kNoPart, 0, 1}, Duration::ps(kLookaheadPs));
+  sim.run_until(Time::from_ps(1'000'000'000));  // 1 ms: 320 k pushes into B's queue, 4 x 2^16
+  return b.times;
+}
+
+TEST(Windows, ACalendarReWidthedFromAnotherPartKeepsItsOrder) {
+  const std::vector<int64_t> plain = run_tickers(false);
+  const std::vector<int64_t> parts = run_tickers(true);
+  ASSERT_GT(plain.size(), 300'000u);  // 300 k messages and 20 k ticks
+  EXPECT_TRUE(std::is_sorted(parts.begin(), parts.end()));
+  EXPECT_EQ(plain, parts);
 }
 
 TEST(Windows, NextEventTimeAndPendingSeeEveryPart) {
