@@ -172,4 +172,12 @@ std::vector<std::string> partition_unsupported(const ScenarioConfig& cfg) {
   return out;
 }
 
+std::string partition_unsupported(const models::TrafficManager& traffic) {
+  for (uint32_t f = 0; f < traffic.id_limit(); ++f) {
+    if (traffic.is_planned(f) && traffic.spec(f).protocol == models::Protocol::kTcp)
+      return "TCP flows (a connection opens at both hosts at once)";
+  }
+  return "";
+}
+
 }  // namespace xoff::app

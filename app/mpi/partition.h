@@ -22,6 +22,7 @@
 
 #include "app/scenario/scenario.h"
 #include "models/topology/topology.h"
+#include "models/traffic/traffic_manager.h"
 #include "sim/units.h"
 
 namespace xoff::app {
@@ -49,5 +50,9 @@ bool metis_available();
 // delay to look ahead by; TCP RPC probes and the NVLink fabric reach across
 // hosts the same way; packet captures write per-process files.
 std::vector<std::string> partition_unsupported(const ScenarioConfig& cfg);
+// The same for what the built world plans: TCP opens both ends of a
+// connection at once (TcpStack::connect), a host reaching into its peer's
+// stack with no delay; "" when no planned flow is TCP.
+std::string partition_unsupported(const models::TrafficManager& traffic);
 
 }  // namespace xoff::app

@@ -223,12 +223,8 @@ int run_partitioned(const RunArgs& a, PartComm& comm) {
   analysis::H5Recorder rec;
   set_topology(rec, cfg.topology);
   World w(cfg, rec, part.local_nodes(rank));
-  // TCP opens both ends of a connection at once (TcpStack::connect): a host
-  // reaches into its peer's stack with no delay.
-  for (uint32_t f = 0; f < w.traffic().id_limit(); ++f) {
-    if (w.traffic().is_planned(f) && w.traffic().spec(f).protocol == models::Protocol::kTcp)
-      return cannot_yet("TCP flows (a connection opens at both hosts at once)");
-  }
+  if (const std::string why = partition_unsupported(w.traffic()); !why.empty())
+    return cannot_yet(why);
   if (lead) {
     std::error_code ec;
     std::filesystem::remove_all(parts_dir, ec);  // a dead run's

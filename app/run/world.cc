@@ -159,8 +159,9 @@ void World::set_windows() {
     }
     parts = static_cast<int>(n);
   }
-  const std::vector<std::string> why = partition_unsupported(cfg_);
-  if (!why.empty()) {
+  std::vector<std::string> why = partition_unsupported(cfg_);
+  why.push_back(partition_unsupported(traffic_));  // what the built world plans
+  if (!why.front().empty()) {
     windows_note_ = "off (" + why.front() + ")";
     return;
   }
