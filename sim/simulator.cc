@@ -474,40 +474,30 @@ uint64_t Simulator::run_until(Time until, uint64_t max_events) {
   stopped_ = false;
   const uint64_t start = events_;
   const uint64_t last = max_events > UINT64_MAX - start ? UINT64_MAX : start + max_events;
-  if (!part_q_.empty()) return run_windows(until, last);
-  while (!queue_.empty() && !stopped_ && events_ < last && key_time(queue_.top()) <= until)
-    run_event(queue_, queue_.pop_top());
+  if (!part_q_.empty()) {
+    run_windows(until, last);
+  } else {
+    while (!queue_.empty() && !stopped_ && events_ < last && key_time(queue_.top()) <= until)
+      run_event(queue_, queue_.pop_top());
+  }
   current_stream_ = kSetupStream;
   // Reached `until` (not stopped, not cut by max_events): time moves there.
-  const bool reached = queue_.empty() || key_time(queue_.top()) > until;
+  const bool reached = next_event_time() > until;
   if (!stopped_ && reached && until > now_ && until != Time::max()) now_ = until;
   return events_ - start;
 }
 
 // set_parts' loop. The budget (`last`) and stop() are looked at between
 // windows and global events.
-uint64_t Simulator::run_windows(Time until, uint64_t last) {
-  const uint64_t start = events_;
+void Simulator::run_windows(Time until, uint64_t last) {
   // The latest event run: parts run in turn, so the clock after a window is
   // the last part's last event, and an earlier part may have run later ones.
   Time latest = now_;
   while (!stopped_ && events_ < last) {
-    // The earliest pending event, of a part or global.
-    EventQueue* first = nullptr;
-    Key best = 0;
-    for (EventQueue& q : part_q_) {
-      if (!q.empty() && (first == nullptr || q.top() < best)) {
-        best = q.top();
-        first = &q;
-      }
-    }
+    EventQueue* first = earliest();
+    if (first == nullptr || key_time(first->top()) > until) break;
+    const Time t = key_time(first->top());
     const Time global = queue_.empty() ? Time::max() : key_time(queue_.top());
-    if (!queue_.empty() && (first == nullptr || queue_.top() < best)) {
-      best = queue_.top();
-      first = &queue_;
-    }
-    if (first == nullptr || key_time(best) > until) break;
-    const Time t = key_time(best);
     if (global <= t) {
       // An instant with a global event: everything keyed before it runs
       // first, one event at a time in key order across the queues.
@@ -530,15 +520,20 @@ uint64_t Simulator::run_windows(Time until, uint64_t last) {
     }
     running_part_ = kNoPart;
   }
-  current_stream_ = kSetupStream;
   // Cut by a budget or stop(): the clock is the latest event run (what ran
   // is every event before the last window's start, and each part's up to
   // its end: all at or before it), so that what the caller reads or
   // schedules at now() is not behind an event that ran.
   now_ = latest;
-  const bool reached = next_event_time() > until;
-  if (!stopped_ && reached && until > now_ && until != Time::max()) now_ = until;
-  return events_ - start;
+}
+
+// The queue whose top key is the earliest (keys are unique: no ties), or
+// null when nothing is pending.
+Simulator::EventQueue* Simulator::earliest() const {
+  EventQueue* first = queue_.empty() ? nullptr : &queue_;
+  for (EventQueue& q : part_q_)
+    if (!q.empty() && (first == nullptr || q.top() < first->top())) first = &q;
+  return first;
 }
 
 uint64_t Simulator::run() { return run_until(Time::max()); }

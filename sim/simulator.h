@@ -188,10 +188,8 @@ class Simulator {
   }
   // Time of the next pending event, or Time::max() when idle.
   Time next_event_time() const {
-    Time t = queue_.empty() ? Time::max() : key_time(queue_.top());
-    for (EventQueue& q : part_q_)
-      if (!q.empty() && key_time(q.top()) < t) t = key_time(q.top());
-    return t;
+    EventQueue* q = earliest();
+    return q == nullptr ? Time::max() : key_time(q->top());
   }
 
   // Lookahead depth. Off (the default): while an event runs, the next one
@@ -452,7 +450,8 @@ class Simulator {
   // With parts: the queue of a key of `stream`, and the check of set_parts'
   // promise.
   EventQueue& part_queue(Key k, StreamId stream);
-  uint64_t run_windows(Time until, uint64_t last);
+  void run_windows(Time until, uint64_t last);
+  EventQueue* earliest() const;
 
   mutable EventQueue
       queue_;  // mutable: finding the top sorts a bucket; with parts, the global events

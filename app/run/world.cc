@@ -141,7 +141,7 @@ void World::set_windows() {
     return;
   }
   if (mode == "auto" || mode.empty()) {
-    if (!deep_lookahead(net_)) {
+    if (!sim_.deep_lookahead()) {  // (set just before: a fabric of 2,048 ports or more)
       windows_note_ = "off (a small fabric: under 2,048 ports)";
       return;
     }
