@@ -126,7 +126,8 @@ uint32_t Simulator::new_slot(EventHandler& handler, uint64_t tag, const void* hi
 Simulator::EventQueue::EventQueue(int bucket_bits)
     : buckets_(uint32_t{1} << std::max(bucket_bits, 6)),
       head_(buckets_, kNil),
-      bits_(buckets_ / 64, 0) {}
+      bits_(buckets_ / 64, 0),
+      shift_(std::max(0, kShift + kBucketBits - std::max(bucket_bits, 6))) {}
 
 bool Simulator::EventQueue::place(Key k) {
   if (abs_bucket(k) - start_ >= static_cast<int64_t>(buckets_)) {

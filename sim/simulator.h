@@ -359,6 +359,9 @@ class Simulator {
 
     static constexpr int kBucketBits = 14;      // the whole run's queue
     static constexpr int kPartBucketBits = 10;  // a part's (set_parts)
+    // The whole run's first bucket width, 2^kShift ps (256 ps): 16,384 of them
+    // span 4.2 us; a smaller calendar starts with wider buckets spanning the same.
+    static constexpr int kShift = 8;
 
    private:
     static constexpr uint32_t kNil = ~0u;
@@ -424,7 +427,7 @@ class Simulator {
     uint32_t run_bucket_ = kNil;  // the bucket run_ holds
     KeyHeap far_;                 // beyond the window
     int64_t start_ = 0;           // the window's first bucket (absolute)
-    int shift_ = 8;               // bucket width 2^shift ps
+    int shift_;                   // bucket width 2^shift ps
     size_t cal_size_ = 0;
     uint32_t found_ = kNil;   // first_bucket() cache; kNil when stale
     Key top_ = 0;             // of the last top()
