@@ -345,16 +345,19 @@ class Simulator {
     // The top; call right after top(), with nothing pushed since. (Inline:
     // defined in simulator.cc, the one place it is called.)
     inline Key pop_top();
-    // The key most likely to run d events after the top (for prefetching),
-    // or the top itself when the current run is shorter. Right after top()
-    // (which may load the run it reads).
-    Key after_top(size_t d) const {
+    // The key most likely to run d (1 or 2) events after the top, for
+    // prefetching: from the current run, or (`beyond`: the deep lookahead)
+    // past its end from the next bucket's keys; the top itself when there
+    // is no guess. Right after top() (which may load the run it reads).
+    Key after_top(size_t d, bool beyond) const {
       // A top from beside a long run leaves the run's head next. (A top
       // from the far heap is rare enough to be left a wrong hint.)
       if (!late_.empty()) [[unlikely]] {
         if (d > 0 && !run_.empty() && top_ != run_.back()) --d;
       }
-      return run_.size() > d ? run_[run_.size() - 1 - d] : top_;
+      if (run_.size() > d) [[likely]]
+        return run_[run_.size() - 1 - d];
+      return beyond ? beyond_run(d - run_.size()) : top_;
     }
 
     static constexpr int kBucketBits = 14;      // the whole run's queue
@@ -386,7 +389,8 @@ class Simulator {
       bits_[b / 64] |= uint64_t{1} << (b % 64);
       if (found_ != kNil && offset(b) < offset(found_)) found_ = b;
     }
-    void insert_run(Key k);  // into the current run, or beside it (late_) when long
+    void insert_run(Key k);          // into the current run, or beside it (late_) when long
+    Key beyond_run(size_t i) const;  // after_top's guess past the run's end
     static constexpr size_t kShortRun = 64;
     void adapt();
     int64_t abs_bucket(Key k) const { return static_cast<int64_t>(k >> kTimeShift) >> shift_; }
