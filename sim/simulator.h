@@ -207,6 +207,7 @@ class Simulator {
   // a stream beyond the map is global: the set-up stream, the observers).
   // The run then goes window by window: from the earliest pending event's
   // time t to t + lookahead (cut at the next global event), each part in turn
+  // (first to last, then last to first in the next window, and so on)
   // runs its events of the window in key order; an instant with a global
   // event runs every event of all parts keyed before it, then it, one at a
   // time in key order. The caller promises that an event of one part
