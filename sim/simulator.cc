@@ -91,7 +91,8 @@ Simulator::EventQueue& Simulator::part_queue(Key k, StreamId stream) {
   return part == kNoPart ? queue_ : part_q_[part];
 }
 
-void Simulator::set_parts(std::vector<uint16_t> part_of_stream, Duration lookahead) {
+void Simulator::set_parts(std::vector<uint16_t> part_of_stream, Duration lookahead,
+                          int first_shift) {
   XOFF_CHECK(events_ == 0 && part_q_.empty(), "parts are set once, before the run");
   XOFF_CHECK(!partitioned_, "parts are for a run in one process");
   XOFF_CHECK(lookahead > Duration::zero(), "parts need a lookahead above zero");
@@ -104,7 +105,8 @@ void Simulator::set_parts(std::vector<uint16_t> part_of_stream, Duration lookahe
   // 16,384 buckets were 4 MB of heads); its width adapts the same way. 8, 10,
   // 12 and 14 bits ran the 1,024-host permutation equally fast.
   part_q_.clear();
-  for (size_t p = 0; p < parts; ++p) part_q_.emplace_back(EventQueue::kPartBucketBits);
+  XOFF_CHECK(first_shift < 40, "set_parts: a first bucket width beyond 2^40 ps");
+  for (size_t p = 0; p < parts; ++p) part_q_.emplace_back(EventQueue::kPartBucketBits, first_shift);
   lookahead_ = lookahead;
   // What the set-up scheduled so far moves to its part.
   std::vector<Key> keys;
@@ -123,11 +125,11 @@ uint32_t Simulator::new_slot(EventHandler& handler, uint64_t tag, const void* hi
   return static_cast<uint32_t>(slots_.size() - 1);
 }
 
-Simulator::EventQueue::EventQueue(int bucket_bits)
+Simulator::EventQueue::EventQueue(int bucket_bits, int shift)
     : buckets_(uint32_t{1} << std::max(bucket_bits, 6)),
       head_(buckets_, kNil),
       bits_(buckets_ / 64, 0),
-      shift_(std::max(0, kShift + kBucketBits - std::max(bucket_bits, 6))) {}
+      shift_(shift >= 0 ? shift : std::max(0, kShift + kBucketBits - std::max(bucket_bits, 6))) {}
 
 bool Simulator::EventQueue::place(Key k) {
   if (abs_bucket(k) - start_ >= static_cast<int64_t>(buckets_)) {

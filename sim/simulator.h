@@ -228,7 +228,10 @@ class Simulator {
   // all the same). Set once, before the run (what is scheduled already
   // moves to its part); not in a partitioned run.
   static constexpr uint16_t kNoPart = 0xFFFF;
-  void set_parts(std::vector<uint16_t> part_of_stream, Duration lookahead);
+  // `first_shift`: the parts' calendars' first bucket width, 2^first_shift
+  // ps; by default (-1) as wide as make them span what the whole run's
+  // calendar spans (4.2 us). For tests of their re-widths.
+  void set_parts(std::vector<uint16_t> part_of_stream, Duration lookahead, int first_shift = -1);
   size_t parts() const { return part_q_.size(); }
   Duration window() const { return lookahead_; }  // the lookahead: a window's longest span
   uint64_t windows_run() const { return windows_; }
@@ -318,8 +321,10 @@ class Simulator {
   // few fall beyond it.
   class EventQueue {
    public:
-    // 2^bucket_bits buckets (at least 64).
-    explicit EventQueue(int bucket_bits = kBucketBits);
+    // 2^bucket_bits buckets (at least 64), each 2^shift ps wide at first; by
+    // default (-1) as wide as make them span what kBucketBits buckets of
+    // 2^kShift span.
+    explicit EventQueue(int bucket_bits = kBucketBits, int shift = -1);
     // Slots (of the simulator's table) this queue's events released, LIFO:
     // a freed slot is reused while warm, and with parts each part reuses
     // its own few (a part's events then read a compact stretch of the table).

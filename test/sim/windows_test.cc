@@ -176,15 +176,17 @@ std::vector<int64_t> run_tickers(bool parts) {
   a.set_stream(1);
   b.set_stream(2);
   a.to = &b;
-  // A runs first in every window and sends B three messages per tick: most
-  // pushes into B's queue (and the ones that trigger its re-widths, from
-  // 262 ns wide to over 1 us as A's messages land beyond it) come from A's
-  // turn, while B's own ticks of the window are still pending.
+  // A sends B three messages per tick: most pushes into B's queue (and the
+  // ones that trigger its re-widths, from 262 ns wide to over 1 us as A's
+  // messages land beyond it) come from A's turn, while B's own ticks of the
+  // window are still pending in the windows where A runs first (every other
+  // one: serpentine order). The parts' calendars start at 1,024 buckets of
+  // 256 ps for that (by default they span 4.2 us, and would never re-width).
   a.period_ps = 10'000;
   b.period_ps = 50'000;
   sim.schedule_at(Time::zero(), a, 0);
   sim.schedule_at(Time::zero(), b, 0);
-  if (parts) sim.set_parts({Simulator::kNoPart, 0, 1}, Duration::ps(kLookaheadPs));
+  if (parts) sim.set_parts({Simulator::kNoPart, 0, 1}, Duration::ps(kLookaheadPs), 8);
   sim.run_until(Time::from_ps(1'000'000'000));  // 1 ms: 320 k pushes into B's queue, 4 x 2^16
   return b.times;
 }
