@@ -159,8 +159,8 @@ void Simulator::EventQueue::insert_run(Key k) {
 // are a few events, then ran one event in nine with nothing prefetched
 // (nearly all its wrong guesses; now one in 24). Not in the shallow
 // lookahead: a fabric in cache gained nothing and paid the scan (128-host
-// permutation 5 % slower). Looks at most 256 buckets ahead and at the
-// bucket's newest chunk only; else the top (no guess).
+// permutation 5 % slower). Looks at most five bitmap words (up to 319
+// buckets) ahead, and at the bucket's newest chunk only; else the top.
 Simulator::Key Simulator::EventQueue::beyond_run(size_t i) const {
   if (run_bucket_ == kNil || i > 1) return top_;
   const uint32_t from = (run_bucket_ + 1) & (buckets_ - 1);
