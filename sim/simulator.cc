@@ -163,16 +163,8 @@ void Simulator::EventQueue::insert_run(Key k) {
 // buckets) ahead, and at the bucket's newest chunk only; else the top.
 Simulator::Key Simulator::EventQueue::beyond_run(size_t i) const {
   if (run_bucket_ == kNil || i > 1) return top_;
-  const uint32_t from = (run_bucket_ + 1) & (buckets_ - 1);
-  uint32_t w = from / 64;
-  uint64_t bits = bits_[w] & (~uint64_t{0} << (from % 64));
-  for (int words = 0; bits == 0; ++words) {
-    if (words == 4) return top_;
-    w = (w + 1) % (buckets_ / 64);
-    bits = bits_[w];
-  }
-  const uint32_t b = w * 64 + static_cast<uint32_t>(__builtin_ctzll(bits));
-  if (b == run_bucket_ || head_[b] == kNil) return top_;
+  const uint32_t b = scan((run_bucket_ + 1) & (buckets_ - 1), 4);
+  if (b == kNil || b == run_bucket_ || head_[b] == kNil) return top_;
   const Chunk& ch = chunks_[head_[b]];
   // The two earliest keys of the chunk (a few, unsorted).
   Key first = ~Key{0}, second = ~Key{0};
@@ -190,18 +182,18 @@ Simulator::Key Simulator::EventQueue::beyond_run(size_t i) const {
 }
 
 uint32_t Simulator::EventQueue::first_bucket() {
-  if (found_ == kNil) found_ = scan();
+  if (found_ == kNil) found_ = scan(static_cast<uint32_t>(start_) & (buckets_ - 1), buckets_ / 64);
   if (found_ != run_bucket_) load(found_);
   return found_;
 }
 
-uint32_t Simulator::EventQueue::scan() const {
-  const uint32_t from = static_cast<uint32_t>(start_) & (buckets_ - 1);
+uint32_t Simulator::EventQueue::scan(uint32_t from, uint32_t words) const {
   uint32_t w = from / 64;
   uint64_t bits = bits_[w] & (~uint64_t{0} << (from % 64));
-  // Not in the start word's upper part: the next words, wrapping round to
-  // the start word's lower part (the window's far end) at the last.
-  while (bits == 0) {
+  // Not in from's word's upper part: the next words, wrapping round (after
+  // buckets_ / 64 of them, to from's word's lower part: the window's far end).
+  for (uint32_t k = 0; bits == 0; ++k) {
+    if (k == words) return kNil;
     w = (w + 1) % (buckets_ / 64);
     bits = bits_[w];
   }

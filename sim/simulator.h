@@ -378,7 +378,10 @@ class Simulator {
     // not empty), loaded as the current run.
     Key find_top();
     uint32_t first_bucket();
-    uint32_t scan() const;  // the bitmap's first non-empty bucket from the window's start
+    // The bitmap's first non-empty bucket from bucket `from` on, looking at
+    // most `words` words past from's (kNil if none there); from the
+    // window's start with buckets_ / 64 words it is the first bucket.
+    uint32_t scan(uint32_t from, uint32_t words) const;
     void load(uint32_t b);
     void sort_run();  // run_, latest first (a long one)
     void unload();
