@@ -19,61 +19,11 @@
 #include <cstdint>
 
 #include "models/core/ids.h"
+#include "models/core/ring.h"
 #include "sim/check.h"
 #include "sim/units.h"
 
 namespace xoff::models {
-
-// A FIFO of QP ids whose storage is in the object while it holds at most
-// kInline ids (a NIC runs one or two QPs per class almost always), so the
-// turn of a packet touches the scheduler's lines and no buffer of its own;
-// past that it moves to the heap, doubling, and stays there.
-class alignas(32) ReadyRing {
- public:
-  ReadyRing() = default;
-  ReadyRing(const ReadyRing&) = delete;
-  ReadyRing& operator=(const ReadyRing&) = delete;
-  ~ReadyRing() {
-    if (spilled()) delete[] heap_;
-  }
-  bool empty() const { return size_ == 0; }
-  size_t size() const { return size_; }
-  void push_back(uint32_t v) {
-    if (size_ == cap_) grow();
-    buf()[(head_ + size_) & (cap_ - 1)] = v;
-    ++size_;
-  }
-  uint32_t pop_front() {
-    XOFF_DCHECK(size_ > 0, "pop from empty ready ring");
-    const uint32_t v = buf()[head_];
-    head_ = (head_ + 1) & (cap_ - 1);
-    --size_;
-    return v;
-  }
-
- private:
-  static constexpr uint32_t kInline = 4;
-  bool spilled() const { return cap_ > kInline; }
-  uint32_t* buf() { return spilled() ? heap_ : inline_; }
-  void grow() {
-    XOFF_CHECK(cap_ < (uint32_t{1} << 31), "ready ring of more than 2^31 QPs");
-    const uint32_t cap = cap_ * 2;
-    auto* next = new uint32_t[cap];
-    const uint32_t* old = buf();
-    for (uint32_t i = 0; i < size_; ++i) next[i] = old[(head_ + i) & (cap_ - 1)];
-    if (spilled()) delete[] heap_;
-    heap_ = next;
-    cap_ = cap;
-    head_ = 0;
-  }
-  union {
-    uint32_t inline_[kInline] = {};
-    uint32_t* heap_;
-  };
-  uint32_t cap_ = kInline;  // a power of two
-  uint32_t head_ = 0;
-  uint32_t size_ = 0;
-};
 
 class alignas(64) QpScheduler {
  public:
@@ -161,7 +111,10 @@ class alignas(64) QpScheduler {
   uint32_t heap_size_ = 0;
   uint32_t heap_cap_ = kInlineWaiting;
   uint8_t ready_mask_ = 0;
-  std::array<ReadyRing, kNumClasses> ready_;
+  // QP ids; the first four of a class in the object (a NIC runs one or
+  // two QPs per class almost always), so a packet's turn touches the
+  // scheduler's lines only. Two to a line.
+  alignas(32) std::array<Ring<uint32_t, 4>, kNumClasses> ready_;
 };
 
 }  // namespace xoff::models
