@@ -48,7 +48,7 @@ int64_t EgressPort::total_queued_bytes() const {
 int64_t EgressPort::held_bytes() const {
   int64_t sum = total_queued_bytes();
   for (size_t i = 0; i < control_.size(); ++i) sum += control_[i]->size.count();
-  for (size_t i = 0; i < flight_.size(); ++i) sum += flight_[i].pkt->size.count();
+  for (size_t i = 0; i < flight_.size(); ++i) sum += flight_[i].pkt()->size.count();
   return sum;
 }
 
@@ -232,9 +232,9 @@ void EgressPort::on_arrive() {
   // Several arrivals can share one instant; deliver all due now, in order.
   while (!flight_.empty() && flight_.front().arrival <= sim_.now()) {
     const InFlight f = flight_.pop_front();
-    const RxHint h = peer_.receive_hinted(*f.pkt, peer_port_);
+    const RxHint h = peer_.receive_hinted(*f.pkt(), peer_port_);
     if (h.port == nullptr) continue;  // (a PAUSE, a drop: no hint, keep the last)
-    peer_hint_[f.slot] = reinterpret_cast<uintptr_t>(h.port) | static_cast<uintptr_t>(h.tc);
+    peer_hint_[f.slot()] = reinterpret_cast<uintptr_t>(h.port) | static_cast<uintptr_t>(h.tc);
     peer_object_ = h.object;
     peer_state_ = h.state;
     peer_host_ = h.host;
@@ -244,8 +244,8 @@ void EgressPort::on_arrive() {
     return;
   }
   const InFlight& next = flight_.front();
-  next_arrival_ = next.pkt;
-  next_slot_ = next.slot;
+  next_arrival_ = next.pkt();
+  next_slot_ = next.slot();
   arrive_timer_.arm_at(next.arrival, next.key());
 }
 
@@ -389,7 +389,7 @@ int64_t EgressPort::flush_class(int tc, DropReason why) {
 }
 
 void EgressPort::drop_all_in_flight() {
-  while (!flight_.empty()) net_.drop(*flight_.pop_front().pkt, DropReason::kLinkDown, owner_);
+  while (!flight_.empty()) net_.drop(*flight_.pop_front().pkt(), DropReason::kLinkDown, owner_);
   arrive_timer_.cancel();
   next_arrival_ = nullptr;
   // A frame cut mid-transmission still holds the wire until its last bit
