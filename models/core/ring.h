@@ -6,8 +6,7 @@
 // N values (a power of two) live in the object itself, so a ring that stays
 // that short touches its owner's lines and no buffer of its own (a NIC's
 // ready QPs of a class: one or two almost always); past N it moves to the
-// heap and stays there.
-#include <algorithm>
+// heap and stays there (until it is moved from).
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
@@ -39,14 +38,12 @@ class Ring {
  public:
   Ring() = default;
   Ring(Ring&& o) noexcept { *this = std::move(o); }
-  Ring& operator=(Ring&& o) noexcept {  // the source is left empty
+  // The source is left empty, as a new ring (its buffer, if any, is taken).
+  Ring& operator=(Ring&& o) noexcept {
     if (this == &o) return *this;
     release();
-    if (o.spilled()) {
-      s_.heap_ = o.s_.heap_;
-    } else if constexpr (N > 0) {
-      std::copy(o.s_.inline_, o.s_.inline_ + N, s_.inline_);
-    }
+    s_ = o.s_;  // the heap pointer or the inline values (a trivially copyable union)
+    o.s_ = {};
     cap_ = std::exchange(o.cap_, N);
     head_ = std::exchange(o.head_, 0);
     size_ = std::exchange(o.size_, 0);

@@ -153,7 +153,7 @@ class RoceNic final : public Transport, public FlowEndpoint, public sim::EventHa
   std::deque<Qp> qps_;       // dense QP ids; stable addresses (timers)
   size_t active_qps_ = 0;
   bool pumping_ = false;
-  QpScheduler sched_;  // (line-aligned: a ring never straddles two lines)
+  QpScheduler sched_;  // (line-aligned; its rings 32-aligned: none straddles two lines)
   RoceCounters counters_;
   std::vector<uint32_t> free_qps_;
   RoceConfig cfg_;
