@@ -193,6 +193,7 @@ class EgressPort final : public sim::EventHandler {
   // bytes the ring of frames in flight was a cold line read at every other
   // arrival and written at every other transmission on a large fabric.
   static constexpr int kKeySeqBits = 64 - sim::kStreamBits;
+  static constexpr uint64_t kKeySeqMask = (uint64_t{1} << kKeySeqBits) - 1;
   struct InFlight {
     sim::Time arrival;
     uintptr_t packet_slot;
@@ -201,14 +202,13 @@ class EgressPort final : public sim::EventHandler {
     uint8_t slot() const { return static_cast<uint8_t>(packet_slot & 1); }
     sim::EventKey key() const {
       return sim::EventKey{static_cast<sim::StreamId>(key_bits >> kKeySeqBits),
-                           key_bits & ((uint64_t{1} << kKeySeqBits) - 1)};
+                           key_bits & kKeySeqMask};
     }
   };
   static_assert(sizeof(InFlight) == 24 && alignof(Packet) >= 2);
   static InFlight in_flight(sim::Time arrival, Packet& p, sim::EventKey key, int32_t size) {
-    return InFlight{
-        arrival, reinterpret_cast<uintptr_t>(&p) | hint_slot(size),
-        uint64_t{key.stream} << kKeySeqBits | (key.seq & ((uint64_t{1} << kKeySeqBits) - 1))};
+    return InFlight{arrival, reinterpret_cast<uintptr_t>(&p) | hint_slot(size),
+                    uint64_t{key.stream} << kKeySeqBits | (key.seq & kKeySeqMask)};
   }
   // Prefetch hints, first among the members so they share the object's first
   // cache line with the vtable pointer: the packet the next arrival delivers,
