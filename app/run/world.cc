@@ -125,9 +125,9 @@ World::World(const ScenarioConfig& cfg, models::Recorder& recorder, std::vector<
 }
 
 // Windows (sim::Simulator::set_parts): on a large fabric, the run goes
-// window by window of the lookahead, a switch with its hosts (about 64 hosts
-// per part) at a time, for locality. Exactly the same results. Where a
-// scenario cannot (what xoff-mpi refuses: flows released by other hosts'
+// window by window of the lookahead, a part (about 32 hosts' worth of the
+// fabric: a leaf with its hosts, or a few spines) at a time, for locality. Exactly the same
+// results. Where a scenario cannot (what xoff-mpi refuses: flows released by other hosts'
 // completions with no delay to look ahead by, TCP's connection set-up, RPC
 // probes, NVLink, captures) or the fabric is small, the run is sequential.
 // XOFF_WINDOWS=off turns them off; XOFF_WINDOWS=N asks for N parts on any
@@ -145,7 +145,12 @@ void World::set_windows() {
       windows_note_ = "off (a small fabric: under 2,048 ports)";
       return;
     }
-    parts = static_cast<int>(std::max<uint32_t>(2, (cfg_.topology.num_hosts() + 63) / 64));
+    // One part per 32 hosts: on a spine-leaf of 64 hosts a leaf, a leaf with its
+    // hosts alone and the spines apart (64 hosts a part had each leaf share
+    // its part with a spine); the 4,096-host permutation 0.90x the time, the
+    // 1,024-host one 0.93x, the 4,096-host ring 0.98x (bench/README.md,
+    // thirteenth session).
+    parts = static_cast<int>(std::max<uint32_t>(2, (cfg_.topology.num_hosts() + 31) / 32));
   } else {
     char* end = nullptr;
     const long n = std::strtol(mode.c_str(), &end, 10);

@@ -4,8 +4,8 @@
 # XOFF_WINDOWS=off and with 8 parts writes the same file, byte for byte, on
 # the bundled scenarios that allow them (PFC deadlocks found, the storm with
 # its watchdog and faults, the ring and tree AllReduce, DCQCN, QoS, the
-# 128-host fat-tree); a 1,024-host permutation turns them on by itself (16
-# parts: 64 hosts each) and matches the sequential run; a TCP scenario and a
+# 128-host fat-tree); a 1,024-host permutation turns them on by itself (32
+# parts: one per 32 hosts) and matches the sequential run; a TCP scenario and a
 # small fabric stay sequential and say why in --stats.
 #
 #   windows_test.sh XOFF SOURCE_DIR WORKDIR
@@ -46,10 +46,10 @@ XOFF_WINDOWS=off "$XOFF" run "$SRC/bench/scenarios/scale_permutation.toml" "${bi
   --reproducible -o "$W/big.off.h5" >/dev/null || fail "1,024 hosts: xoff run (windows off)"
 env -u XOFF_WINDOWS "$XOFF" run "$SRC/bench/scenarios/scale_permutation.toml" "${big[@]}" -q \
   --reproducible --stats -o "$W/big.on.h5" >"$W/big.on.txt" || fail "1,024 hosts: xoff run"
-grep -q "^Windows      16 parts, lookahead 1us" "$W/big.on.txt" ||
-  fail "1,024 hosts: expected 16 parts: $(grep '^Windows' "$W/big.on.txt")"
+grep -q "^Windows      32 parts, lookahead 1us" "$W/big.on.txt" ||
+  fail "1,024 hosts: expected 32 parts: $(grep '^Windows' "$W/big.on.txt")"
 cmp -s "$W/big.off.h5" "$W/big.on.h5" || fail "1,024 hosts: the file differs with windows"
-echo "ok: 1,024-host permutation, 16 parts by itself"
+echo "ok: 1,024-host permutation, 32 parts by itself"
 
 # Stays sequential, and says why.
 env -u XOFF_WINDOWS "$XOFF" run "$SRC/scenarios/demo.toml" -q --no-output --stats >"$W/demo.txt" ||
