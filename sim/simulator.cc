@@ -556,6 +556,8 @@ void Simulator::run_windows(Time until, uint64_t last) {
       const size_t p = reverse ? n - 1 - i : i;
       EventQueue& q = part_q_[p];
       running_part_ = static_cast<uint16_t>(p);
+      if (part_turn_hook_ != nullptr && !q.empty() && key_time(q.top()) < end)
+        part_turn_hook_(part_turn_context_, p, end);
       while (!q.empty() && key_time(q.top()) < end) run_event(q, q.pop_top());
       latest = std::max(latest, now_);
     }

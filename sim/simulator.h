@@ -233,6 +233,14 @@ class Simulator {
   // calendar spans (4.2 us). For tests of their re-widths.
   void set_parts(std::vector<uint16_t> part_of_stream, Duration lookahead, int first_shift = -1);
   size_t parts() const { return part_q_.size(); }
+  // Called at each part's turn in a window, before its events run, with the
+  // window's end: a hint to start loading what they will touch (the frames
+  // arriving at the part's ports). It must not change state.
+  using PartTurnHook = void (*)(void* context, size_t part, Time window_end);
+  void set_part_turn_hook(PartTurnHook hook, void* context) {
+    part_turn_hook_ = hook;
+    part_turn_context_ = context;
+  }
   Duration window() const { return lookahead_; }  // the lookahead: a window's longest span
   uint64_t windows_run() const { return windows_; }
 
@@ -478,6 +486,8 @@ class Simulator {
   uint16_t running_part_ =
       kNoPart;  // the part whose events run now (kNoPart: none, or a global instant)
   uint64_t windows_ = 0;
+  PartTurnHook part_turn_hook_ = nullptr;
+  void* part_turn_context_ = nullptr;
   std::vector<Payload> slots_;      // by slot
   std::vector<const void*> hints_;  // by slot: schedule_at's hint (read in the deep lookahead)
   Time now_ = Time::zero();

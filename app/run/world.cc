@@ -180,6 +180,22 @@ void World::set_windows() {
   for (size_t i = 0; i < part.owner.size(); ++i)
     part_of[i + 1] = static_cast<uint16_t>(part.owner[i]);
   sim_.set_parts(std::move(part_of), part.lookahead);
+  // At each part's turn, the frames due at its nodes in the window start
+  // loading (the ports whose peer is in the part).
+  incoming_.assign(static_cast<size_t>(part.parts), {});
+  for (uint32_t i = 0; i < net_.num_nodes(); ++i) {
+    models::Node& n = net_.node(models::NodeId(i));
+    for (size_t k = 0; k < n.num_ports(); ++k) {
+      const models::EgressPort& p = n.port(models::PortIndex(static_cast<uint16_t>(k)));
+      incoming_[static_cast<size_t>(part.owner[p.peer().id().value()])].push_back(&p);
+    }
+  }
+  sim_.set_part_turn_hook(
+      [](void* w, size_t p, sim::Time end) {
+        for (const models::EgressPort* port : static_cast<World*>(w)->incoming_[p])
+          port->prefetch_arrivals(end);
+      },
+      this);
   windows_note_ =
       std::to_string(part.parts) + " parts, lookahead " + sim::format_duration(part.lookahead);
 }

@@ -106,6 +106,7 @@ class World {
   models::Recorder& recorder_;
   std::vector<bool> local_nodes_;  // empty: all
   std::string windows_note_ = "off (a part of a partitioned run)";
+  std::vector<std::vector<const models::EgressPort*>> incoming_;  // by part: ports into it
   sim::Simulator sim_;
   models::Network net_;
   std::vector<models::Switch*> switches_;  // by topology node; null for hosts

@@ -496,6 +496,21 @@ void EgressPort::prefetch_deep(uint64_t tag) const {
   }
 }
 
+// At a part's turn in a window (Simulator::set_part_turn_hook): the packets
+// of every frame due at the peer before the window's end start loading into
+// L2, all at once. On this VM a packet's page is rarely in the TLB
+// (bench/README.md, thirteenth session), and one prefetch at a time, an event
+// ahead, waited for each page walk in turn; issued together, the walks
+// overlap.
+void EgressPort::prefetch_arrivals(sim::Time end) const {
+  const size_t n = flight_.size();
+  for (size_t i = 0; i < n; ++i) {
+    const InFlight& f = flight_[i];
+    if (f.arrival >= end) break;
+    __builtin_prefetch(f.pkt(), 0, 2);
+  }
+}
+
 // The lines enqueue() and start_tx() read first: the hints and hop lines,
 // the end-of-transmission timer, the class's pair.
 void EgressPort::prefetch_enqueue(int tc) const {

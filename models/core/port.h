@@ -176,6 +176,9 @@ class EgressPort final : public sim::EventHandler {
   void prefetch_deep(uint64_t tag) const override;
   // Prefetches what enqueueing a frame of class tc here touches first.
   void prefetch_enqueue(int tc) const;
+  // The frames arriving at the peer before `end`: their packets start loading
+  // (Simulator::set_part_turn_hook). A hint only.
+  void prefetch_arrivals(sim::Time end) const;
 
  private:
   enum Tag : uint64_t { kTxDone = 0, kArrive = 1, kApplyPause = 2, kResume = 3 };

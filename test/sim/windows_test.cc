@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <memory>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "sim/simulator.h"
@@ -51,7 +52,8 @@ struct World {
   std::vector<std::unique_ptr<ToyNode>> nodes;
   std::vector<int> part;  // by node
   Watcher watcher;
-  int64_t cross_ps = kLookaheadPs;  // the delay of a message to another part
+  int64_t cross_ps = kLookaheadPs;           // the delay of a message to another part
+  std::vector<std::pair<int, int64_t>> ran;  // every event run: (its part, -1 global; time)
 
   // parts = 0: the plain run, whose model still sends as if node i were in
   // part i % 3. Otherwise node i is in part i % parts.
@@ -84,6 +86,7 @@ void ToyNode::handle_event(uint64_t tag) {
   Simulator& sim = w->sim;
   state = mix(state, tag ^ static_cast<uint64_t>(sim.now().count_ps()));
   log.emplace_back(sim.now().count_ps(), tag, state);
+  w->ran.emplace_back(w->part[id], sim.now().count_ps());
   if (--budget <= 0) return;
   // Times on a 10 ns grid, so that many events tie.
   const int64_t step = 10'000 * static_cast<int64_t>(state % 4);
@@ -99,6 +102,7 @@ void Watcher::handle_event(uint64_t tag) {
   uint64_t sum = tag;
   for (const auto& n : w->nodes) sum = mix(sum, n->state);
   log.emplace_back(w->sim.now().count_ps(), sum);
+  w->ran.emplace_back(-1, w->sim.now().count_ps());
   // Kicks a node at this very instant: a global event may reach any part now.
   w->sim.schedule_in(Duration::zero(), *w->nodes[sum % kNodes], 1000 + tag);
 }
@@ -125,6 +129,60 @@ TEST(Windows, EveryStreamSeesTheSameOrderAsThePlainRun) {
   // spans at most the lookahead (1 us); windows group many events each.
   EXPECT_GE(parts.sim.windows_run(), 6u);
   EXPECT_LT(parts.sim.windows_run() * 20, parts.sim.events_executed());
+}
+
+// The hook (a prefetching hint in xoff) is told of each part's turn in a
+// window, before the part's first event of it, with the window's end; it
+// changes nothing.
+TEST(Windows, ThePartTurnHookComesBeforeEachPartsEventsOfAWindow) {
+  World plain(0);
+  plain.sim.run_until(Time::from_ps(30'000'000));
+  World parts(3);
+  struct Call {
+    size_t part;
+    int64_t end_ps;
+    uint64_t events_before;
+  };
+  struct Seen {
+    Simulator* sim;
+    std::vector<Call> calls;
+  } seen{&parts.sim, {}};
+  parts.sim.set_part_turn_hook(
+      [](void* c, size_t part, Time end) {
+        auto* s = static_cast<Seen*>(c);
+        s->calls.push_back(Call{part, end.count_ps(), s->sim->events_executed()});
+      },
+      &seen);
+  parts.sim.run_until(Time::from_ps(30'000'000));
+  expect_same(plain, parts);
+  ASSERT_EQ(parts.ran.size(), parts.sim.events_executed());
+  // At least one part runs in every window, and each part at most once.
+  EXPECT_GE(seen.calls.size(), parts.sim.windows_run());
+  EXPECT_LE(seen.calls.size(), 3 * parts.sim.windows_run());
+  uint64_t in_turns = 0;
+  for (size_t i = 0; i < seen.calls.size(); ++i) {
+    const Call& c = seen.calls[i];
+    // The next event run is the part's own, inside the window: at most one
+    // lookahead before its end.
+    ASSERT_LT(c.events_before, parts.ran.size());
+    const auto [part, t] = parts.ran[c.events_before];
+    EXPECT_EQ(part, static_cast<int>(c.part)) << "call " << i;
+    EXPECT_LT(t, c.end_ps) << "call " << i;
+    EXPECT_GE(t, c.end_ps - kLookaheadPs) << "call " << i;
+    // Every event up to the next call (or the end) is that part's, in the window.
+    const uint64_t next =
+        i + 1 < seen.calls.size() ? seen.calls[i + 1].events_before : parts.ran.size();
+    for (uint64_t e = c.events_before; e < next && parts.ran[e].first >= 0; ++e) {
+      if (parts.ran[e].second >= c.end_ps) break;
+      EXPECT_EQ(parts.ran[e].first, static_cast<int>(c.part));
+      ++in_turns;
+    }
+  }
+  // Nearly every node event runs in a part's turn (the rest: at a global
+  // instant, one event at a time across the queues).
+  uint64_t node_events = 0;
+  for (const auto& [part, t] : parts.ran) node_events += part >= 0;
+  EXPECT_GT(in_turns * 10, node_events * 9);
 }
 
 TEST(Windows, CutByBudgetsEndsTheSame) {
