@@ -235,7 +235,9 @@ class Simulator {
   size_t parts() const { return part_q_.size(); }
   // Called at each part's turn in a window, before its events run, with the
   // window's end: a hint to start loading what they will touch (the frames
-  // arriving at the part's ports). It must not change state.
+  // arriving at the part's ports). It must not change state. It may read
+  // other parts' state (the ports that send to this part), which is safe
+  // because parts take their turns one after another on one thread.
   using PartTurnHook = void (*)(void* context, size_t part, Time window_end);
   void set_part_turn_hook(PartTurnHook hook, void* context) {
     part_turn_hook_ = hook;

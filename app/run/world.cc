@@ -145,11 +145,12 @@ void World::set_windows() {
       windows_note_ = "off (a small fabric: under 2,048 ports)";
       return;
     }
-    // One part per 32 hosts: on a spine-leaf of 64 hosts a leaf, a leaf with its
-    // hosts alone and the spines apart (64 hosts a part had each leaf share
-    // its part with a spine); the 4,096-host permutation 0.90x the time, the
-    // 1,024-host one 0.93x, the 4,096-host ring 0.98x (bench/README.md,
-    // thirteenth session).
+    // One part per 32 hosts. On a spine-leaf with 64 hosts a leaf, each leaf
+    // and its hosts are then a part of their own, and the spines are in
+    // parts apart (with one part per 64 hosts, each leaf shared its part with
+    // a spine): the 4,096-host permutation in 0.90x the time, the 1,024-host
+    // one 0.93x, the 4,096-host ring 0.98x (bench/README.md, thirteenth
+    // session).
     parts = static_cast<int>(std::max<uint32_t>(2, (cfg_.topology.num_hosts() + 31) / 32));
   } else {
     char* end = nullptr;
