@@ -198,8 +198,16 @@ void World::set_windows() {
           port->prefetch_arrivals(end);
       },
       this);
+  // A leaf and its hosts are never split, so a small fabric has fewer groups
+  // to give out than parts asked (XOFF_WINDOWS=N): say how many got nodes.
+  std::vector<bool> used(static_cast<size_t>(part.parts), false);
+  for (const int o : part.owner) used[static_cast<size_t>(o)] = true;
+  const auto filled = std::count(used.begin(), used.end(), true);
   windows_note_ =
-      std::to_string(part.parts) + " parts, lookahead " + sim::format_duration(part.lookahead);
+      std::to_string(filled) + " parts" +
+      (filled < part.parts ? " (" + std::to_string(part.parts) + " asked; the others got no node)"
+                           : std::string()) +
+      ", lookahead " + sim::format_duration(part.lookahead);
 }
 
 World::~World() = default;

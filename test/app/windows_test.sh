@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Windows (sim::Simulator::set_parts, decided by World) change the order in
 # which independent parts run, never a result: `xoff run --reproducible` with
-# XOFF_WINDOWS=off and with 8 parts writes the same file, byte for byte, on
+# XOFF_WINDOWS=off and with 8 parts asked writes the same file, byte for byte, on
 # the bundled scenarios that allow them (PFC deadlocks found, the storm with
 # its watchdog and faults, the ring and tree AllReduce, DCQCN, QoS, the
 # 128-host fat-tree); a 1,024-host permutation turns them on by itself (32
@@ -24,7 +24,8 @@ same() {  # same NAME SCENARIO [ARGS...]: off against 8 parts
     fail "$n: xoff run (windows off)"
   XOFF_WINDOWS=8 "$XOFF" run "$SRC/$s" -q --reproducible --stats -o "$W/$n.on.h5" "$@" \
     >"$W/$n.on.txt" || fail "$n: xoff run (8 parts)"
-  grep -q "^Windows      8 parts, lookahead" "$W/$n.on.txt" ||
+  grep -Eq "^Windows      ([2-8] parts \(8 asked; the others got no node\)|8 parts), lookahead" \
+    "$W/$n.on.txt" ||
     fail "$n: not run in windows: $(grep '^Windows' "$W/$n.on.txt")"
   cmp -s "$W/$n.off.h5" "$W/$n.on.h5" || fail "$n: the file differs with windows"
   echo "ok: $n ($(grep -o '[0-9]* windows' "$W/$n.on.txt"))"
@@ -50,6 +51,15 @@ grep -q "^Windows      32 parts, lookahead 1us" "$W/big.on.txt" ||
   fail "1,024 hosts: expected 32 parts: $(grep '^Windows' "$W/big.on.txt")"
 cmp -s "$W/big.off.h5" "$W/big.on.h5" || fail "1,024 hosts: the file differs with windows"
 echo "ok: 1,024-host permutation, 32 parts by itself"
+
+# More parts asked than the fabric has groups to give: a leaf and its hosts
+# are never split, so the 128-host spine-leaf (8 leaves, 16 spines) has 24
+# groups, and --stats counts the parts that got nodes.
+XOFF_WINDOWS=4096 "$XOFF" run "$SRC/bench/scenarios/scale_permutation.toml" -q --no-output --stats \
+  --set scenario.duration=20us >"$W/many.txt" || fail "4,096 parts asked: xoff run"
+grep -q "^Windows      24 parts (4096 asked; the others got no node), lookahead 1us" "$W/many.txt" ||
+  fail "4,096 parts asked: $(grep '^Windows' "$W/many.txt")"
+echo "ok: 4,096 parts asked of a 128-host fabric, 24 got nodes"
 
 # Stays sequential, and says why.
 env -u XOFF_WINDOWS "$XOFF" run "$SRC/scenarios/demo.toml" -q --no-output --stats >"$W/demo.txt" ||
