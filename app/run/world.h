@@ -89,6 +89,11 @@ class World {
   // Whether the run goes in windows, part by part (sim::Simulator::set_parts),
   // or why not: for --stats.
   const std::string& windows_note() const { return windows_note_; }
+  // With windows on: the ports whose frames arrive in part p (their peer is
+  // one of its nodes), whose packets start loading at its turn.
+  const std::vector<const models::EgressPort*>& ports_into(size_t p) const {
+    return incoming_.at(p);
+  }
   // Node index in the topology -> network node (same index by construction).
   models::Node& node(uint32_t topo_index) { return net_.node(models::NodeId(topo_index)); }
 

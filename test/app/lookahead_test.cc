@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -53,6 +54,27 @@ TEST(DeepLookahead, OnFromTwoThousandPortsOffBelow) {
   EXPECT_FALSE(below.sim().deep_lookahead());
   World above(permutation(23, "1us"), recorder);
   EXPECT_TRUE(above.sim().deep_lookahead());
+}
+
+// At each part's turn the world prefetches the frames arriving at the part:
+// the ports it names for part p are exactly those whose peer runs in p, each
+// port under one part. (A wrong part would change no result, only what is
+// loaded ahead, so results cannot catch it.)
+TEST(Windows, EachPartIsToldOfThePortsInto) {
+  models::Recorder recorder;
+  World w(permutation(32, "1us"), recorder);  // 1,024 hosts: windows on by themselves
+  ASSERT_EQ(w.sim().parts(), 32u);            // one per 32 hosts
+  size_t named = 0;
+  std::set<const models::EgressPort*> seen;
+  for (size_t p = 0; p < w.sim().parts(); ++p) {
+    for (const models::EgressPort* port : w.ports_into(p)) {
+      EXPECT_EQ(w.sim().part_of(port->peer().sim_stream()), p);
+      EXPECT_TRUE(seen.insert(port).second);
+      ++named;
+    }
+  }
+  // 4 x 32^2 ports: each leaf 64, each spine 32, each host 1.
+  EXPECT_EQ(named, 4096u);
 }
 
 TEST(DeepLookahead, ChangesNothingThatRuns) {
