@@ -233,7 +233,8 @@ class Simulator {
   // calendar spans (4.2 us). For tests of their re-widths.
   void set_parts(std::vector<uint16_t> part_of_stream, Duration lookahead, int first_shift = -1);
   size_t parts() const { return part_q_.size(); }
-  // The part of stream s's events (kNoPart: global, or no parts).
+  // The part of stream s's events (kNoPart: global, or no parts): for what
+  // wires hints to parts, and its tests.
   uint16_t part_of(StreamId s) const { return s < part_of_.size() ? part_of_[s] : kNoPart; }
   // Called at each part's turn in a window, before its events run, with the
   // window's end: a hint to start loading what they will touch (the frames

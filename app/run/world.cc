@@ -149,7 +149,8 @@ void World::set_windows() {
     // One part per 32 hosts. On a spine-leaf with 64 hosts a leaf, each leaf
     // and its hosts are then a part of their own, and the spines are in
     // parts apart (with one part per 64 hosts, each leaf shared its part with
-    // a spine): the 4,096-host permutation in 0.90x the time, the 1,024-host
+    // a spine; with 32 hosts a leaf, two leaves share one part, and the
+    // spines another): the 4,096-host permutation in 0.90x the time, the 1,024-host
     // one 0.93x, the 4,096-host ring 0.98x (bench/README.md, thirteenth
     // session).
     parts = static_cast<int>(std::max<uint32_t>(2, (cfg_.topology.num_hosts() + 31) / 32));
@@ -172,11 +173,23 @@ void World::set_windows() {
     windows_note_ = "off (" + why.front() + ")";
     return;
   }
-  const Partition part = partition_fabric(cfg_.topology, parts);
+  Partition part = partition_fabric(cfg_.topology, parts);
   if (part.parts < 2 || part.crossing_links == 0 || part.lookahead <= sim::Duration::zero()) {
     windows_note_ = "off (no link between parts with a delay to look ahead by)";
     return;
   }
+  // Hosts go with their switch and a group goes whole to the part its
+  // middle falls in, so some parts may get no node (always when more parts
+  // are asked than there are groups: XOFF_WINDOWS=N). The parts that got
+  // nodes are numbered anew, densely and in order, so that no empty part
+  // keeps a queue and a turn in every window.
+  const int asked = part.parts;
+  std::vector<int> renumber(static_cast<size_t>(asked), -1);
+  for (const int o : part.owner) renumber[static_cast<size_t>(o)] = 0;
+  int filled = 0;
+  for (int& r : renumber) r = r < 0 ? -1 : filled++;
+  for (int& o : part.owner) o = renumber[static_cast<size_t>(o)];
+  part.parts = filled;
   // Node i runs as stream i + 1; the set-up stream and the observers are global.
   std::vector<uint16_t> part_of(part.owner.size() + 1, sim::Simulator::kNoPart);
   for (size_t i = 0; i < part.owner.size(); ++i)
@@ -198,16 +211,10 @@ void World::set_windows() {
           port->prefetch_arrivals(end);
       },
       this);
-  // A leaf and its hosts are never split, so a small fabric has fewer groups
-  // to give out than parts asked (XOFF_WINDOWS=N): say how many got nodes.
-  std::vector<bool> used(static_cast<size_t>(part.parts), false);
-  for (const int o : part.owner) used[static_cast<size_t>(o)] = true;
-  const auto filled = std::count(used.begin(), used.end(), true);
-  windows_note_ =
-      std::to_string(filled) + " parts" +
-      (filled < part.parts ? " (" + std::to_string(part.parts) + " asked; the others got no node)"
-                           : std::string()) +
-      ", lookahead " + sim::format_duration(part.lookahead);
+  windows_note_ = std::to_string(filled) + " parts" +
+                  (filled < asked ? " (" + std::to_string(asked) + " asked; the others got no node)"
+                                  : std::string()) +
+                  ", lookahead " + sim::format_duration(part.lookahead);
 }
 
 World::~World() = default;

@@ -3,6 +3,7 @@
 // does exactly the same things with it on or off.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <memory>
 #include <set>
 #include <string>
@@ -59,8 +60,10 @@ TEST(DeepLookahead, OnFromTwoThousandPortsOffBelow) {
 // At each part's turn the world prefetches the frames arriving at the part:
 // the ports it names for part p are exactly those whose peer runs in p, each
 // port under one part. (A wrong part would change no result, only what is
-// loaded ahead, so results cannot catch it.)
+// loaded ahead, so results cannot catch it.) The wiring only: the hook that
+// reads it is covered by the simulator's tests.
 TEST(Windows, EachPartIsToldOfThePortsInto) {
+  ::unsetenv("XOFF_WINDOWS");  // the world's own choice, whatever the caller's shell says
   models::Recorder recorder;
   World w(permutation(32, "1us"), recorder);  // 1,024 hosts: windows on by themselves
   ASSERT_EQ(w.sim().parts(), 32u);            // one per 32 hosts
@@ -75,6 +78,20 @@ TEST(Windows, EachPartIsToldOfThePortsInto) {
   }
   // 4 x 32^2 ports: each leaf 64, each spine 32, each host 1.
   EXPECT_EQ(named, 4096u);
+}
+
+// Parts asked beyond what the fabric can fill are not kept empty: the
+// 128-host spine-leaf has 24 groups (8 leaves with their 16 hosts, 16
+// spines; a group is never split), so 4,096 asked run as 24, each with
+// ports into it.
+TEST(Windows, OnlyPartsWithNodesAreKept) {
+  ::setenv("XOFF_WINDOWS", "4096", 1);
+  models::Recorder recorder;
+  World w(permutation(0, "1us"), recorder);
+  ::unsetenv("XOFF_WINDOWS");
+  EXPECT_EQ(w.sim().parts(), 24u);
+  EXPECT_EQ(w.windows_note().rfind("24 parts (4096 asked", 0), 0u) << w.windows_note();
+  for (size_t p = 0; p < w.sim().parts(); ++p) EXPECT_FALSE(w.ports_into(p).empty()) << p;
 }
 
 TEST(DeepLookahead, ChangesNothingThatRuns) {
