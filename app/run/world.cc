@@ -146,14 +146,15 @@ void World::set_windows() {
       windows_note_ = "off (a small fabric: under 2,048 ports)";
       return;
     }
-    // One part per 32 hosts. On a spine-leaf with 64 hosts a leaf, each leaf
-    // and its hosts are then a part of their own, and the spines are in
-    // parts apart (with one part per 64 hosts, each leaf shared its part with
-    // a spine; with 32 hosts a leaf, two leaves share one part, and the
-    // spines another): the 4,096-host permutation in 0.90x the time, the 1,024-host
-    // one 0.93x, the 4,096-host ring 0.98x (bench/README.md, thirteenth
-    // session).
-    parts = static_cast<int>(std::max<uint32_t>(2, (cfg_.topology.num_hosts() + 31) / 32));
+    // One part per four nodes asked. A switch and its hosts are never split,
+    // so a leaf (or an edge switch) with its hosts is a part of its own, and
+    // the switches without hosts go four to a part. With one part per 32
+    // hosts, all 32 spines of the 1,024-host spine-leaf (the 64 of the
+    // 4,096-host one) shared one or two parts, whose turns took a quarter of
+    // a window's frames at once: the 4,096-host permutation in 0.91x the
+    // time, the 1,024-host one 0.92 - 0.94x, the 4,096-host ring 0.95x, the
+    // k = 16 fat-tree 0.94x (bench/README.md, fourteenth session).
+    parts = static_cast<int>(std::clamp<size_t>(cfg_.topology.nodes.size() / 4, 2, 16384));
   } else {
     char* end = nullptr;
     const long n = std::strtol(mode.c_str(), &end, 10);

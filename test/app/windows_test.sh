@@ -4,8 +4,9 @@
 # XOFF_WINDOWS=off and with 8 parts asked writes the same file, byte for byte, on
 # the bundled scenarios that allow them (PFC deadlocks found, the storm with
 # its watchdog and faults, the ring and tree AllReduce, DCQCN, QoS, the
-# 128-host fat-tree); a 1,024-host permutation turns them on by itself (32
-# parts: one per 32 hosts) and matches the sequential run; 4,096 parts asked of
+# 128-host fat-tree); a 1,024-host permutation turns them on by itself (40
+# parts: each leaf with its hosts, the spines four to a part) and matches the
+# sequential run; 4,096 parts asked of
 # a 128-host fabric fill the 24 it can give; a TCP scenario and a small fabric
 # stay sequential and say why in --stats.
 #
@@ -48,10 +49,12 @@ XOFF_WINDOWS=off "$XOFF" run "$SRC/bench/scenarios/scale_permutation.toml" "${bi
   --reproducible -o "$W/big.off.h5" >/dev/null || fail "1,024 hosts: xoff run (windows off)"
 env -u XOFF_WINDOWS "$XOFF" run "$SRC/bench/scenarios/scale_permutation.toml" "${big[@]}" -q \
   --reproducible --stats -o "$W/big.on.h5" >"$W/big.on.txt" || fail "1,024 hosts: xoff run"
-grep -q "^Windows      32 parts, lookahead 1us" "$W/big.on.txt" ||
-  fail "1,024 hosts: expected 32 parts: $(grep '^Windows' "$W/big.on.txt")"
+# One part asked per four nodes: 1,088 / 4 = 272. A leaf and its 32 hosts
+# (33 nodes) fill a part alone, the 32 spines four to a part: 32 + 8 = 40.
+grep -q "^Windows      40 parts (272 asked; the others got no node), lookahead 1us" \
+  "$W/big.on.txt" || fail "1,024 hosts: expected 40 parts: $(grep '^Windows' "$W/big.on.txt")"
 cmp -s "$W/big.off.h5" "$W/big.on.h5" || fail "1,024 hosts: the file differs with windows"
-echo "ok: 1,024-host permutation, 32 parts by itself"
+echo "ok: 1,024-host permutation, 40 parts by itself"
 
 # More parts asked than the fabric has groups to give: a leaf and its hosts
 # are never split, so the 128-host spine-leaf (8 leaves, 16 spines) has 24
