@@ -125,8 +125,8 @@ World::World(const ScenarioConfig& cfg, models::Recorder& recorder, std::vector<
 }
 
 // Windows (sim::Simulator::set_parts): on a large fabric, the run goes
-// window by window of the lookahead, a part (about 32 hosts' worth of the
-// fabric: a leaf with its hosts, or a few spines) at a time, for locality.
+// window by window of the lookahead, a part (a leaf with its hosts, or four
+// switches without hosts) at a time, for locality.
 // Exactly the same results. Where a scenario cannot (what xoff-mpi refuses:
 // flows released by other hosts' completions with no delay to look ahead by,
 // TCP's connection set-up, RPC probes, NVLink, captures) or the fabric is
