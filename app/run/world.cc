@@ -126,11 +126,11 @@ World::World(const ScenarioConfig& cfg, models::Recorder& recorder, std::vector<
 
 // Windows (sim::Simulator::set_parts): on a large fabric, the run goes
 // window by window of the lookahead, a part (a leaf with its hosts, or four
-// switches without hosts) at a time, for locality.
-// Exactly the same results. Where a scenario cannot (what xoff-mpi refuses:
-// flows released by other hosts' completions with no delay to look ahead by,
-// TCP's connection set-up, RPC probes, NVLink, captures) or the fabric is
-// small, the run is sequential.
+// switches without hosts) at a time, for locality. Exactly the same results.
+// Where a scenario cannot (what xoff-mpi refuses: flows released by other
+// hosts' completions with no delay to look ahead by, TCP's connection
+// set-up, RPC probes, NVLink, captures) or the fabric is small, the run is
+// sequential.
 // XOFF_WINDOWS=off turns them off; XOFF_WINDOWS=N asks for N parts on any
 // fabric the scenario allows (tests, measurements).
 void World::set_windows() {

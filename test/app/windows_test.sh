@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # Windows (sim::Simulator::set_parts, decided by World) change the order in
 # which independent parts run, never a result: `xoff run --reproducible` with
-# XOFF_WINDOWS=off and with 8 parts asked writes the same file, byte for byte, on
-# the bundled scenarios that allow them (PFC deadlocks found, the storm with
-# its watchdog and faults, the ring and tree AllReduce, DCQCN, QoS, the
-# 128-host fat-tree); a 1,024-host permutation turns them on by itself (40
-# parts: each leaf with its hosts, the spines four to a part) and matches the
-# sequential run; 4,096 parts asked of
-# a 128-host fabric fill the 24 it can give; a TCP scenario and a small fabric
-# stay sequential and say why in --stats.
+# XOFF_WINDOWS=off and with 8 parts asked writes the same file, byte for
+# byte, on the bundled scenarios that allow them (PFC deadlocks found, the
+# storm with its watchdog and faults, the ring and tree AllReduce, DCQCN, QoS,
+# the 128-host fat-tree); a 1,024-host permutation turns them on by itself
+# (40 parts: each leaf with its hosts, the spines four to a part) and matches
+# the sequential run; 4,096 parts asked of a 128-host fabric fill the 24 it
+# can give; a TCP scenario and a small fabric stay sequential and say why in
+# --stats.
 #
 #   windows_test.sh XOFF SOURCE_DIR WORKDIR
 set -uo pipefail
