@@ -82,7 +82,7 @@ class Sink final : public Node, private sim::EventHandler {
     f.kind = PacketKind::kPause;
     f.pause_enable = pause_mask_;
     const uint16_t quanta = xoff_next_ ? 0xFFFF : 0;
-    for (int tc = 0; tc < kNumClasses; ++tc) f.pause_quanta[tc] = quanta;
+    for (int tc = 0; tc < kNumClasses; ++tc) f.set_pause_quanta(tc, quanta);
     xoff_next_ = !xoff_next_;
     ++pause_frames;
     port(PortIndex(0)).enqueue_control(f);

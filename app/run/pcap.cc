@@ -158,7 +158,7 @@ std::vector<uint8_t> PcapWriter::frame(const models::EgressPort& port,
     o.u16(0x8808);  // MAC control
     o.u16(0x0101);  // PFC
     o.u16(p.pause_enable);
-    for (int c = 0; c < 8; ++c) o.u16(p.pause_quanta[c]);
+    for (int c = 0; c < 8; ++c) o.u16(p.pause_quanta(c));
     while (b.size() < 60) o.u8(0);
     return b;
   }

@@ -33,7 +33,7 @@ void Host::send_pause(uint8_t enable, uint16_t quanta) {
   f.pause_enable = enable;
   for (int tc = 0; tc < kNumClasses; ++tc) {
     if ((enable >> tc) & 1) {
-      f.pause_quanta[tc] = quanta;
+      f.set_pause_quanta(tc, quanta);
       if (quanta > 0) nic_port().count_pause_sent(tc);
       net_.recorder().pfc_event(
           PfcEventRecord{net_.sim().now(), name(), 0, static_cast<uint8_t>(tc), true, quanta});
@@ -64,7 +64,7 @@ void Host::receive_pause(Packet& p, PortIndex ingress) {
     if ((p.pause_enable >> tc) & 1) {
       net_.recorder().pfc_event(PfcEventRecord{net_.sim().now(), name(), ingress.value(),
                                                static_cast<uint8_t>(tc), false,
-                                               p.pause_quanta[tc]});
+                                               p.pause_quanta(tc)});
     }
   }
   port(ingress).receive_pause(p);

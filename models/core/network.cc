@@ -63,7 +63,6 @@ Packet& Network::make_packet(sim::Bytes size) {
   p.id = (static_cast<uint64_t>(s) << 40) | ++packet_seq_[s];
   p.size = size;
   p.ttl = default_ttl_;
-  p.created = sim_.now();
   ++ledger_.created_packets;
   ledger_.created_bytes += size.count();
   return p;

@@ -64,7 +64,6 @@ void EgressPort::enqueue(Packet& p) {
     net_.drop(p, DropReason::kLinkDown, owner_);  // releases p
     return;
   }
-  p.enqueued = sim_.now();
   ClassQueue& c = cls_[p.tc];
   c.bytes += p.size.count();
   if (c.bytes > c.peak_bytes) c.peak_bytes = c.bytes;
@@ -91,7 +90,6 @@ void EgressPort::enqueue_control(Packet& p) {
     net_.drop(p, DropReason::kLinkDown, owner_);
     return;
   }
-  p.enqueued = sim_.now();
   control_.push_back(&p);
   service();
 }
@@ -260,7 +258,8 @@ void EgressPort::inject_arrival(Packet& p, sim::Time arrival, sim::EventKey key)
 }
 
 void EgressPort::receive_pause(const Packet& pause) {
-  PendingPause pp{sim_.now() + response_delay_, pause.pause_enable, pause.pause_quanta};
+  PendingPause pp{sim_.now() + response_delay_, pause.pause_enable, {}};
+  for (int tc = 0; tc < kNumClasses; ++tc) pp.quanta[tc] = pause.pause_quanta(tc);
   for (int tc = 0; tc < kNumClasses; ++tc) {
     if ((pp.enable >> tc) & 1) {
       last_pause_rx_[tc] = sim_.now();

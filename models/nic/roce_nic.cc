@@ -180,7 +180,7 @@ void RoceNic::send_data(Qp& q) {
   p.kind = PacketKind::kRoceData;
   p.protocol = Protocol::kRoce;
   p.seq = psn;
-  p.payload = static_cast<uint32_t>(std::max<int64_t>(payload, 0));
+  p.payload = static_cast<uint16_t>(std::max<int64_t>(payload, 0));  // at most the MTU
   p.flow = q.flow;
   p.conn = q.index;
   p.dst = q.dst;

@@ -54,7 +54,7 @@ void PfcGenerator::send_frame(PortIndex in, int pg, uint16_t quanta) {
   EgressPort& port = sw_.port(in);
   for (int tc = 0; tc < kNumClasses; ++tc) {
     if (!((pg_mask_[pg] >> tc) & 1)) continue;
-    f.pause_quanta[tc] = quanta;
+    f.set_pause_quanta(tc, quanta);
     if (quanta > 0) port.count_pause_sent(tc);
     net_.recorder().pfc_event(PfcEventRecord{net_.sim().now(), sw_.name(), in.value(),
                                              static_cast<uint8_t>(tc), true, quanta});

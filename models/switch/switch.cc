@@ -227,7 +227,7 @@ void Switch::receive_pause(Packet& p, PortIndex ingress) {
   for (int tc = 0; tc < kNumClasses; ++tc) {
     if (!((p.pause_enable >> tc) & 1)) continue;
     net_.recorder().pfc_event(PfcEventRecord{net_.sim().now(), name(), ingress.value(),
-                                             static_cast<uint8_t>(tc), false, p.pause_quanta[tc]});
+                                             static_cast<uint8_t>(tc), false, p.pause_quanta(tc)});
   }
   watchdog_.on_pause_received();
   net_.consume(p);

@@ -59,7 +59,7 @@ void TcpStack::send_segment(TcpConnection& c) {
   const int64_t wire = std::max(seg.len + cfg_.header_bytes.count(), cfg_.min_frame.count());
   Packet& p = make_packet(c, wire, PacketKind::kTcpData);
   p.seq = seg.seq;
-  p.payload = static_cast<uint32_t>(seg.len);
+  p.payload = static_cast<uint16_t>(seg.len);  // at most the MSS
   p.last = seg.seq + seg.len == c.tx_bytes;
   p.ecn_capable = cfg_.ecn_capable();
   p.cwr = seg.cwr;

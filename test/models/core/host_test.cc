@@ -101,7 +101,7 @@ TEST(Host, APauseEndingWhileTheWireIsBusyTellsTheRefusedTransport) {
   Packet& f = t.net.make_packet(kPauseFrameBytes);
   f.kind = PacketKind::kPause;
   f.pause_enable = 1 << 3;
-  f.pause_quanta[3] = 100;
+  f.set_pause_quanta(3, 100);
   t.h.nic_port().receive_pause(f);
   t.net.consume(f);
   t.roce.push(3, 1000, 1);

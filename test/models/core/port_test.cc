@@ -32,7 +32,7 @@ struct TwoNodes {
     Packet& f = net.make_packet(kPauseFrameBytes);
     f.kind = PacketKind::kPause;
     f.pause_enable = enable;
-    for (int tc = 0; tc < 8; ++tc) f.pause_quanta[tc] = quanta;
+    for (int tc = 0; tc < 8; ++tc) f.set_pause_quanta(tc, quanta);
     return f;
   }
 };

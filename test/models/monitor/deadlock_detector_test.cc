@@ -36,7 +36,7 @@ struct Triangle : Recorder {
     Packet& f = net.make_packet(kPauseFrameBytes);
     f.kind = PacketKind::kPause;
     f.pause_enable = 1 << 3;
-    f.pause_quanta[3] = 0xFFFF;  // 335.5 us at 100G
+    f.set_pause_quanta(3, 0xFFFF);  // 335.5 us at 100G
     n.port(PortIndex(static_cast<uint16_t>(port))).receive_pause(f);
     net.consume(f);
     Packet& p = net.make_packet(sim::Bytes(bytes));

@@ -19,7 +19,7 @@ void pause(Network& net, Host& h, uint16_t quanta) {
   Packet& f = net.make_packet(kPauseFrameBytes);
   f.kind = PacketKind::kPause;
   f.pause_enable = 1 << 3;
-  f.pause_quanta[3] = quanta;
+  f.set_pause_quanta(3, quanta);
   h.nic_port().receive_pause(f);
   net.consume(f);
 }
