@@ -274,6 +274,10 @@ RunOutcome run_scenario(const RunArgs& a) {
                   static_cast<unsigned long long>(w.sim().windows_run()));
     std::printf("\n");
     std::printf("Memory       %s\n", describe(memory_use()).c_str());
+    const size_t pkts = w.net().packet_capacity();
+    std::printf(
+        "Packets      room for %zu in the pool (%.1f MB, %zu B each): the most live at once\n",
+        pkts, static_cast<double>(pkts * sizeof(models::Packet)) / 1e6, sizeof(models::Packet));
   }
   return out;
 }

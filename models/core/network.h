@@ -107,6 +107,9 @@ class Network {
   // Drop counts per (node, reason).
   int64_t drops_at(NodeId n, DropReason r) const;
   size_t live_packets() const { return pool_.live(); }
+  // Packets the pool has room for: the most ever live at once, rounded up to
+  // its chunk (the pool never shrinks during a run).
+  size_t packet_capacity() const { return pool_.capacity(); }
   // Aborts with a message if the ledger does not balance, in packets and in
   // bytes. Between events every live packet sits in a port (queued, on the
   // wire or propagating), so the bytes are counted there independently.
