@@ -26,7 +26,7 @@ void add_run(CLI::App& cli, RunArgs& a) {
                 "Record no wall time, so equal runs give byte-identical files");
   run->add_flag("--stats", a.stats,
                 "Print where the events went: count and share per event kind (what the "
-                "scenario costs)");
+                "scenario costs), the windows, peak memory and the packet pool's peak");
   run->add_option("--max-events", a.max_events,
                   "Stop after this many events; the results are kept, marked partial (exit 3)");
   run->add_option("--max-wall", a.max_wall,

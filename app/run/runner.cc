@@ -276,7 +276,8 @@ RunOutcome run_scenario(const RunArgs& a) {
     std::printf("Memory       %s\n", describe(memory_use()).c_str());
     const size_t pkts = w.net().packet_capacity();
     std::printf(
-        "Packets      room for %zu in the pool (%.1f MB, %zu B each): the most live at once\n",
+        "Packets      room for %zu in the pool (%.1f MB, %zu B each): the peak live, rounded up to "
+        "a chunk of 4,096\n",
         pkts, static_cast<double>(pkts * sizeof(models::Packet)) / 1e6, sizeof(models::Packet));
   }
   return out;

@@ -14,7 +14,8 @@ namespace xoff::app {
 void fill_outcome(World& w, RunOutcome& out);
 void print_summary(std::FILE* f, World& w, const RunOutcome& out);
 // `xoff run --stats`: events per kind (count, share of all events), the
-// simulator's speed, and what one packet-hop costs in events.
+// simulator's speed, and what one packet-hop costs in events (the runner
+// adds the windows, the peak memory and the packet pool's peak).
 void print_event_profile(std::FILE* f, const sim::Simulator& sim, double wall_seconds);
 
 }  // namespace xoff::app

@@ -5,10 +5,9 @@
 // queue, a link in flight, or an endpoint handling it. PAUSE and CNP frames
 // are packets on the same links, paying serialization and propagation like any
 // other (htsim). Exactly 64 bytes, one cache line (static_assert below).
-#include <array>
-#include <cstddef>
 #include <cstdint>
 
+#include "sim/check.h"
 #include "sim/units.h"
 
 namespace xoff::models {
@@ -73,10 +72,12 @@ struct alignas(64) Packet {
   // kPause only: the pause time of class c (0-7) in quanta of 512 bit
   // times, 0 = XON; classes 0-3 in seq, 4-7 in ack, 16 bits each.
   uint16_t pause_quanta(int c) const {
+    XOFF_DCHECK(c >= 0 && c < 8, "a PAUSE has classes 0-7");
     const auto w = static_cast<uint64_t>(c < 4 ? seq : ack);
     return static_cast<uint16_t>(w >> (16 * (c & 3)));
   }
   void set_pause_quanta(int c, uint16_t quanta) {
+    XOFF_DCHECK(c >= 0 && c < 8, "a PAUSE has classes 0-7");
     int64_t& field = c < 4 ? seq : ack;
     const int shift = 16 * (c & 3);
     const auto w = static_cast<uint64_t>(field) & ~(uint64_t{0xffff} << shift);

@@ -26,7 +26,9 @@ RoceNic::RoceNic(Host& host, const RoceConfig& config, FlowListener* listener)
       cfg_(config),
       pacer_(host.network().sim(), *this, kPaceTag) {
   set_stream(host.sim_stream());
-  XOFF_CHECK(cfg_.mtu.count() > 0, "RoCE MTU must be positive");
+  // (A packet carries its payload in 16 bits: models/core/packet.h.)
+  XOFF_CHECK(cfg_.mtu.count() > 0 && cfg_.mtu.count() <= UINT16_MAX,
+             "RoCE MTU must be positive and at most 65,535 B");
   XOFF_CHECK(cfg_.ack_every >= 1, "RoCE ack_every must be at least 1");
   XOFF_CHECK(cfg_.ack_tc < kNumClasses && cfg_.cnp_tc >= 0 && cfg_.cnp_tc < kNumClasses,
              "RoCE ACK/CNP class out of range");

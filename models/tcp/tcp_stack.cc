@@ -23,8 +23,8 @@ TcpStack::TcpStack(Host& host, const TcpConfig& cfg, FlowListener* listener)
       cfg_(cfg),
       listener_(listener) {
   set_stream(host.sim_stream());
-  XOFF_CHECK(cfg.mss.count() > 0 && cfg.initial_window >= 1,
-             "TCP needs mss > 0, initial_window >= 1");
+  XOFF_CHECK(cfg.mss.count() > 0 && cfg.mss.count() <= UINT16_MAX && cfg.initial_window >= 1,
+             "TCP needs 0 < mss <= 65,535 B (a packet's 16-bit payload), initial_window >= 1");
   XOFF_CHECK(cfg.dupack_threshold >= 1 && cfg.delayed_ack_segments >= 1, "TCP thresholds >= 1");
   XOFF_CHECK(cfg.min_rto > sim::Duration::zero() && cfg.min_rto <= cfg.max_rto,
              "TCP needs 0 < min_rto <= max_rto");

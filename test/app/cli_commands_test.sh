@@ -97,7 +97,7 @@ check user_names 2 "buffer.size (50000 B) leaves no shared pool" -- "$X" check "
 # --stats counts the packet pool: one flow never has 4,096 packets live, so
 # one chunk of 4,096 (sim/pool.h), 64 B each (a line: models/core/packet.h):
 # 4,096 x 64 = 262,144 B = 0.3 MB.
-check stats_packets 0 "^Packets      room for 4096 in the pool (0.3 MB, 64 B each)" -- "$X" run "$T/s.toml" --no-output -q --stats
+check stats_packets 0 "^Packets      room for 4096 in the pool (0.3 MB, 64 B each): the peak live, rounded up" -- "$X" run "$T/s.toml" --no-output -q --stats
 # Transparent huge pages (app/run/huge_pages.h): where the kernel gives them
 # on request (madvise mode), xoff starts itself again asking glibc's malloc for
 # them, so the run's heap sits in 2 MiB pages; XOFF_HUGE_PAGES=0 keeps 4 KiB

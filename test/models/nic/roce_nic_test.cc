@@ -38,6 +38,14 @@ TEST(RoceNic, OneFlowFinishesInWireTimePlusRoundTrip) {
   EXPECT_EQ(t.net.live_packets(), 0u);
 }
 
+// A packet carries its payload in 16 bits (models/core/packet.h): a NIC
+// with a larger MTU is refused when it is made (the parser allows 9,154 B).
+TEST(RoceNicDeathTest, AnMtuBeyondSixteenBitsIsRefused) {
+  RoceConfig cfg;
+  cfg.mtu = sim::Bytes(65'536);
+  EXPECT_DEATH(Direct{cfg}, "at most 65,535 B");
+}
+
 TEST(RoceNic, LastSegmentCarriesTheRemainder) {
   Direct t;
   t.nic_a.start_flow(roce_flow(0, 0, 1, sim::Bytes(2500)));
