@@ -19,7 +19,6 @@ EgressPort::EgressPort(Network& net, Node& owner, PortIndex index, sim::BitsPerS
       index_(index),
       peer_port_(peer_port),
       arrive_timer_(net.sim(), *this, kArrive),
-      tx_timer_(net.sim(), *this, kTxDone),
       net_(net),
       rate_(rate),
       resume_timer_(net.sim(), *this, kResume),
@@ -95,9 +94,9 @@ void EgressPort::enqueue_control(Packet& p) {
 }
 
 void EgressPort::service() {
-  if (tx_timer_.armed()) return;  // the end of the transmission picks the next frame
+  if (tx_armed_) return;  // the end of the transmission picks the next frame
   if (sim_.now() < busy_until_) {
-    if (queued()) tx_timer_.arm_at(busy_until_);
+    if (queued()) arm_tx_done();
     return;
   }
   try_send();
@@ -218,7 +217,7 @@ void EgressPort::start_tx(const QueuedFrame& f, bool control) {
     propagate(wire);
   }
   // (The dequeue hook may have armed it already, by queueing behind this frame.)
-  if (!tx_timer_.armed() && queued()) tx_timer_.arm_at(busy_until_);
+  if (!tx_armed_ && queued()) arm_tx_done();
 }
 
 void EgressPort::on_tx_done() {
@@ -333,6 +332,7 @@ void EgressPort::arm_resume() {
 void EgressPort::handle_event(uint64_t tag) {
   switch (tag) {
     case kTxDone:
+      tx_armed_ = false;
       on_tx_done();
       break;
     case kArrive:
@@ -510,14 +510,13 @@ void EgressPort::prefetch_arrivals(sim::Time end) const {
   }
 }
 
-// The lines enqueue() and start_tx() read first: the hints and hop lines,
-// the end-of-transmission timer, the class's pair.
+// The lines enqueue() and start_tx() read first: the hints and hop lines
+// (the end of transmission's flag among them), the class's pair.
 void EgressPort::prefetch_enqueue(int tc) const {
   const char* base = reinterpret_cast<const char*>(this);
   __builtin_prefetch(base);
   __builtin_prefetch(base + 64);
   __builtin_prefetch(base + 128);
-  __builtin_prefetch(&tx_timer_);
   __builtin_prefetch(&cls_[tc]);
   __builtin_prefetch(reinterpret_cast<const char*>(&cls_[tc]) + 64);
 }

@@ -120,7 +120,7 @@ class EgressPort final : public sim::EventHandler {
   }
   // Transmitting, or due to pick the next frame at the end of this instant's
   // transmission.
-  bool busy() const { return tx_timer_.armed() || sim_.now() < busy_until_; }
+  bool busy() const { return tx_armed_ || sim_.now() < busy_until_; }
   sim::Time paused_until(int tc) const { return cls_[tc].paused_until; }
   sim::Time last_dequeue(int tc) const { return cls_[tc].last_dequeue; }
   sim::Time last_pause_received(int tc) const { return last_pause_rx_[tc]; }
@@ -257,6 +257,12 @@ class EgressPort final : public sim::EventHandler {
     }
     flight_.push_back(f);
   }
+  // The end of the transmission under way, at busy_until_, as an event of
+  // this port (see tx_armed_).
+  void arm_tx_done() {
+    tx_armed_ = true;
+    sim_.schedule_at(busy_until_, *this, kTxDone, sim_.reserve_key());
+  }
   // What an arrival and the end of a transmission read first (prefetch,
   // prefetch_deep).
   void prefetch_arrival() const;
@@ -268,7 +274,7 @@ class EgressPort final : public sim::EventHandler {
   void drop_all_in_flight();
 
   // The members a hop touches come first, in three 64-byte lines (after the
-  // vtable and the hints above), then its two timers, a line each; the
+  // vtable and the hints above), then the arrival timer, a line; the
   // per-class state is a pair of lines per class; what only pauses, faults,
   // captures and the end of a run touch comes last.
   sim::Time busy_until_ = sim::Time::zero();  // the last bit of the frame on the wire
@@ -289,7 +295,11 @@ class EgressPort final : public sim::EventHandler {
   uint8_t pfc_enabled_ = 0xff;
   bool dwrr_fresh_ = true;  // the current class has not yet received its quantum
   bool up_ = true;
-  bool pause_watched_ = false;
+  bool pause_watched_ : 1 = false;
+  // The end of the transmission (at busy_until_) is an event: the port
+  // itself, tag kTxDone, on its own stream, armed only while not armed (so
+  // never stale), on this line rather than a timer's.
+  bool tx_armed_ : 1 = false;
   PortIndex index_;
   PortIndex peer_port_;
   bool diverted_ = false;                // a tap or an exit is set
@@ -302,8 +312,7 @@ class EgressPort final : public sim::EventHandler {
   std::array<uintptr_t, 2> peer_hint_{};
   const void* peer_object_ = nullptr;  // RxHint::object and ::state of the last frame
   const void* peer_state_ = nullptr;
-  alignas(64) sim::Timer arrive_timer_;  // at the head of flight_
-  alignas(64) sim::Timer tx_timer_;      // at busy_until_, when something is to be done then
+  alignas(64) sim::Timer arrive_timer_;  // at the head of flight_ (an event of the peer's stream)
 
   // What a hop touches of its class, in one 128-byte pair of lines (a
   // processor's adjacent-line prefetch fetches both): the queue, then what
