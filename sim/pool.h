@@ -59,6 +59,8 @@ class Pool {
   }
   size_t live() const { return live_; }
   size_t capacity() const { return chunks_.size() * kChunk; }
+  // Objects per chunk: what capacity() grows by.
+  static constexpr size_t chunk_size() { return kChunk; }
 
  private:
   // Storage for one object, or the free list's link while the slot is unused.

@@ -277,8 +277,9 @@ RunOutcome run_scenario(const RunArgs& a) {
     const size_t pkts = w.net().packet_capacity();
     std::printf(
         "Packets      room for %zu in the pool (%.1f MB, %zu B each): the peak live, rounded up to "
-        "a chunk of 4,096\n",
-        pkts, static_cast<double>(pkts * sizeof(models::Packet)) / 1e6, sizeof(models::Packet));
+        "a chunk of %zu\n",
+        pkts, static_cast<double>(pkts * sizeof(models::Packet)) / 1e6, sizeof(models::Packet),
+        models::Network::packet_chunk());
   }
   return out;
 }

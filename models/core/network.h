@@ -110,6 +110,7 @@ class Network {
   // Packets the pool has room for: the most ever live at once, rounded up to
   // its chunk (the pool never shrinks during a run).
   size_t packet_capacity() const { return pool_.capacity(); }
+  static constexpr size_t packet_chunk() { return decltype(pool_)::chunk_size(); }
   // Aborts with a message if the ledger does not balance, in packets and in
   // bytes. Between events every live packet sits in a port (queued, on the
   // wire or propagating), so the bytes are counted there independently.
